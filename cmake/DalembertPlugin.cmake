@@ -1,0 +1,35 @@
+# dalembert_add_plugin(NAME KIND SOURCES...)
+#
+# Builds one plugin as a MODULE library named dalembert_<KIND>_<NAME>.so, compiled with hidden
+# visibility, linked to the framework, and placed where the registry looks for it (next to
+# libdalembert: <libdir>/dalembert/plugins). KIND is one of system, integrator, impact, observer.
+# Works in this repository and, after find_package(dalembert), in an out-of-tree project.
+function(dalembert_add_plugin NAME KIND)
+  set(_kinds system integrator impact observer)
+  if(NOT KIND IN_LIST _kinds)
+    message(FATAL_ERROR "dalembert_add_plugin(${NAME}): KIND '${KIND}' is not one of ${_kinds}")
+  endif()
+  set(_target dalembert_${KIND}_${NAME})
+  add_library(${_target} MODULE ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY DALEMBERT_PLUGIN_TARGETS ${_target})
+  set_target_properties(${_target} PROPERTIES
+    PREFIX ""
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    CXX_STANDARD 20
+    CXX_STANDARD_REQUIRED ON)
+  if(TARGET dalembert::dalembert)
+    target_link_libraries(${_target} PRIVATE dalembert::dalembert)
+  else()
+    target_link_libraries(${_target} PRIVATE dalembert)
+  endif()
+  if(TARGET dalembert_warnings)
+    target_link_libraries(${_target} PRIVATE dalembert_warnings)
+  endif()
+  if(DEFINED DALEMBERT_PLUGIN_OUTPUT_DIRECTORY)
+    set_target_properties(${_target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${DALEMBERT_PLUGIN_OUTPUT_DIRECTORY}")
+  endif()
+  if(DEFINED DALEMBERT_PLUGIN_SUBDIR)
+    install(TARGETS ${_target} LIBRARY DESTINATION "${DALEMBERT_PLUGIN_SUBDIR}")
+  endif()
+endfunction()

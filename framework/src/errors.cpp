@@ -1,0 +1,22 @@
+#include <dalembert/core/errors.hpp>
+
+namespace dalembert {
+
+Error::Error(const std::string& what) : std::runtime_error(what) {}
+Error::~Error() = default;
+
+InputError::InputError(std::string where, const std::string& message)
+    : Error(where.empty() ? message : where + ": " + message), where_(std::move(where)) {}
+InputError::~InputError() = default;
+
+PluginError::~PluginError() = default;
+
+StepFailure::StepFailure(std::string reason, double residual, int iterations)
+    : Error(reason + " (residual " + std::to_string(residual) + ")"),
+      reason_(std::move(reason)), residual_(residual), iterations_(iterations) {}
+StepFailure::~StepFailure() = default;
+
+RunFailure::RunFailure(const std::string& message, long step, double t) : Error(message), step_(step), t_(t) {}
+RunFailure::~RunFailure() = default;
+
+}  // namespace dalembert

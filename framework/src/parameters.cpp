@@ -1,0 +1,142 @@
+#include <algorithm>
+#include <cmath>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/parameters.hpp>
+#include <sstream>
+
+namespace dalembert {
+
+const char* to_string(ParamType t) {
+  switch (t) {
+    case ParamType::Number: return "number";
+    case ParamType::Integer: return "integer";
+    case ParamType::Boolean: return "boolean";
+    case ParamType::String: return "string";
+    case ParamType::Json: return "JSON value";
+  }
+  return "?";
+}
+
+namespace {
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+bool type_matches(ParamType t, const nlohmann::json& v) {
+  switch (t) {
+    case ParamType::Number: return v.is_number();
+    case ParamType::Integer: return v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
+    case ParamType::Boolean: return v.is_boolean();
+    case ParamType::String: return v.is_string();
+    case ParamType::Json: return true;
+  }
+  return false;
+}
+
+std::string join_path(const std::string& where, const std::string& key) {
+  return where.empty() ? "/" + key : where + "/" + key;
+}
+}  // namespace
+
+std::string nearest_name(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::string::npos;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(name, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  // Close means: at most a third of the name differs (and at least one edit allowed).
+  if (best_d == std::string::npos || best_d > std::max<std::size_t>(2, name.size() / 3)) return {};
+  return best;
+}
+
+Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohmann::json& given,
+                               const std::string& owner, const std::string& where) {
+  Parameters p;
+  p.owner_ = owner;
+  p.where_ = where;
+  if (!given.is_null() && !given.is_object())
+    throw InputError(where, "parameters of '" + owner + "' must be a JSON object, got " + given.dump());
+  std::vector<std::string> names;
+  for (const auto& s : specs) names.push_back(s.name);
+  if (given.is_object()) {
+    for (const auto& [key, value] : given.items()) {
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        std::string msg = "unknown parameter '" + key + "' for plugin '" + owner + "'";
+        const std::string near = nearest_name(key, names);
+        if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        msg += "; its parameters are: " + (known.empty() ? std::string("none") : known);
+        throw InputError(join_path(where, key), msg);
+      }
+    }
+  }
+  for (const auto& s : specs) {
+    const std::string at = join_path(where, s.name);
+    nlohmann::json v;
+    if (given.is_object() && given.contains(s.name)) {
+      v = given.at(s.name);
+    } else if (!s.default_value.is_null() || s.type == ParamType::Json) {
+      v = s.default_value;  // a Json parameter with a null default is optional
+    } else {
+      throw InputError(at, "missing required parameter '" + s.name + "' of plugin '" + owner + "' (" + s.doc + ")");
+    }
+    if (!type_matches(s.type, v))
+      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be a " +
+                               to_string(s.type));
+    if (s.type == ParamType::Number || s.type == ParamType::Integer) {
+      const double x = v.get<double>();
+      if (!std::isfinite(x) || x < s.min || x > s.max) {
+        std::ostringstream os;
+        os << "= " << v.dump() << ": parameter '" << s.name << "' of plugin '" << owner << "' must lie in ["
+           << s.min << ", " << s.max << "]";
+        throw InputError(at, os.str());
+      }
+      if (s.type == ParamType::Integer) v = static_cast<long>(x);
+    }
+    if (s.type == ParamType::String && !s.choices.empty() &&
+        std::find(s.choices.begin(), s.choices.end(), v.get<std::string>()) == s.choices.end()) {
+      std::string list;
+      for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
+      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be one of " + list);
+    }
+    p.values_[s.name] = v;
+    p.types_[s.name] = s.type;
+  }
+  return p;
+}
+
+const nlohmann::json& Parameters::get(const std::string& name, ParamType t) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw Error("plugin '" + owner_ + "' asked for undeclared parameter '" + name + "'");
+  if (types_.at(name) != t && t != ParamType::Json)
+    throw Error("plugin '" + owner_ + "' reads parameter '" + name + "' as " + to_string(t) + " but declared it " +
+                to_string(types_.at(name)));
+  return it->second;
+}
+
+double Parameters::number(const std::string& n) const { return get(n, ParamType::Number).get<double>(); }
+long Parameters::integer(const std::string& n) const { return get(n, ParamType::Integer).get<long>(); }
+bool Parameters::boolean(const std::string& n) const { return get(n, ParamType::Boolean).get<bool>(); }
+const std::string& Parameters::string(const std::string& n) const {
+  return get(n, ParamType::String).get_ref<const std::string&>();
+}
+const nlohmann::json& Parameters::json(const std::string& n) const { return get(n, ParamType::Json); }
+std::string Parameters::where(const std::string& name) const { return join_path(where_, name); }
+
+nlohmann::json Parameters::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [k, v] : values_) j[k] = v;
+  return j;
+}
+
+}  // namespace dalembert

@@ -1,0 +1,71 @@
+// The nonholonomic particle (seed 000 §4.1, spec 000 §2.1): Q = R³, M = I, V = 0,
+// constraint ż − y ẋ = 0, with its closed-form solution.
+#include <cmath>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/plugin/export.hpp>
+
+namespace {
+
+using namespace dalembert;
+
+class NonholonomicParticle final : public LagrangianSystem {
+ public:
+  Layout layout() const override { return {{"x", "y", "z"}, {"xdot", "ydot", "zdot"}}; }
+  int dof() const override { return 3; }
+  int num_constraints() const override { return 1; }
+  void mass(ConstVecRef, MatRef M) const override { M.setIdentity(); }
+  double potential(ConstVecRef) const override { return 0.0; }
+  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
+  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
+  // A(q) = [−y, 0, 1]
+  void constraint_matrix(ConstVecRef q, MatRef A) const override { A << -q[1], 0.0, 1.0; }
+  // The only nonzero ∂A_{1,i}/∂q^j is ∂A_{1,x}/∂y = −1.
+  void constraint_gradient(ConstVecRef, int, MatRef G) const override {
+    G.setZero();
+    G(0, 1) = -1.0;
+  }
+
+  void diagnostic_names(std::vector<std::string>& n) const override {
+    n = {"ydot", "xdot_sqrt_1_plus_y2"};  // the invariants ẏ and ẋ√(1+y²)
+  }
+  void diagnostics(const State& s, double* out) const override {
+    out[0] = s.v[1];
+    out[1] = s.v[0] * std::sqrt(1.0 + s.q[1] * s.q[1]);
+  }
+
+  bool has_exact_solution() const override { return true; }
+  // Spec 000 §2.1: y = y₀ + ẏ₀t, c = ẋ₀√(1+y₀²), x = x₀ + (c/ẏ₀)(asinh y − asinh y₀),
+  // z = z₀ + (c/ẏ₀)(√(1+y²) − √(1+y₀²)), ẋ = c/√(1+y²), ż = yẋ. Needs ẏ₀ ≠ 0 (else y is constant).
+  void exact_solution(const State& s0, double t, State& out) const override {
+    const double x0 = s0.q[0], y0 = s0.q[1], z0 = s0.q[2], xd0 = s0.v[0], yd0 = s0.v[1];
+    const double dt = t - s0.t;
+    const double c = xd0 * std::sqrt(1.0 + y0 * y0);
+    const double y = y0 + yd0 * dt;
+    const double xd = c / std::sqrt(1.0 + y * y);
+    out.t = t;
+    out.q.resize(3);
+    out.v.resize(3);
+    if (yd0 != 0.0) {
+      out.q << x0 + (c / yd0) * (std::asinh(y) - std::asinh(y0)), y,
+          z0 + (c / yd0) * (std::sqrt(1.0 + y * y) - std::sqrt(1.0 + y0 * y0));
+    } else {  // straight line at constant y
+      out.q << x0 + xd0 * dt, y0, z0 + y0 * xd0 * dt;
+    }
+    out.v << xd, yd0, y * xd;
+  }
+};
+
+PluginDescriptor describe() {
+  PluginDescriptor d;
+  d.name = "nonholonomic_particle";
+  d.kind = PluginKind::System;
+  d.version = "1.0.0";
+  d.summary = "Particle in R^3 with the constraint zdot = y xdot (M = I, V = 0); closed-form solution";
+  d.seed = "000 (Anahory Simoes et al., Sec 4.1)";
+  d.make_system = [](const Parameters&) { return std::make_unique<NonholonomicParticle>(); };
+  return d;
+}
+
+}  // namespace
+
+DALEMBERT_PLUGIN(describe)
