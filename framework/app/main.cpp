@@ -1,1 +1,139 @@
-int main(){}
+// The `dalembert` command-line program: run studies, list and describe plugins.
+#include <cstdio>
+#include <cstring>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/plugin/abi.hpp>
+#include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/runner.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace dalembert;
+
+namespace {
+
+const char* kUsage = R"(usage: dalembert <command> [options]
+
+commands:
+  run STUDY.json [--out DIR] [--threads N] [--no-plots] [--quiet]
+                        run a study; results go to DIR (default results/<study name>)
+  plot DIR              (re)draw the figures of a finished run folder
+  list                  list the plugins found, by kind
+  describe NAME         show a plugin's summary, version and parameters
+  --help                this text
+  --version             version, source revision and plugin ABI
+
+Plugins are searched in $DALEMBERT_PLUGIN_PATH (':'-separated), then next to libdalembert.
+)";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "dalembert: %s\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+int cmd_list() {
+  Registry reg;
+  for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Impact, PluginKind::Observer}) {
+    const auto plugins = reg.list(kind);
+    std::printf("%ss:\n", to_string(kind));
+    if (plugins.empty()) std::printf("  (none)\n");
+    for (const auto* p : plugins) std::printf("  %-28s %s\n", p->name.c_str(), p->summary.c_str());
+  }
+  for (const auto& r : reg.refused()) std::fprintf(stderr, "warning: %s %s\n", r.file.c_str(), r.reason.c_str());
+  return 0;
+}
+
+int cmd_describe(const std::string& name) {
+  Registry reg;
+  const auto found = reg.find_any(name);
+  if (found.empty()) {
+    // Let find() produce the message with the nearest names.
+    for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact}) {
+      if (!reg.list(kind).empty()) reg.find(kind, name, "describe");
+    }
+    throw InputError("describe", "no plugin named '" + name + "'");
+  }
+  for (const auto* d : found) {
+    std::printf("%s (%s plugin, version %s)\n  %s\n", d->name.c_str(), to_string(d->kind), d->version.c_str(),
+                d->summary.c_str());
+    if (!d->seed.empty()) std::printf("  seed: %s\n", d->seed.c_str());
+    std::printf("  file: %s\n", d->file.c_str());
+    if (d->params.empty()) std::printf("  parameters: none\n");
+    else std::printf("  parameters:\n");
+    for (const auto& p : d->params) {
+      std::string range;
+      if ((p.type == ParamType::Number || p.type == ParamType::Integer) && (std::isfinite(p.min) || std::isfinite(p.max)))
+        { char b[96]; std::snprintf(b, sizeof b, " in [%g, %g]", p.min, p.max); range = b; }
+      if (!p.choices.empty()) {
+        range = " one of {";
+        for (std::size_t i = 0; i < p.choices.size(); ++i) range += (i ? ", " : "") + p.choices[i];
+        range += "}";
+      }
+      std::printf("    %-26s %-8s default %-10s%s\n        %s\n", p.name.c_str(), to_string(p.type),
+                  p.default_value.is_null() ? "(none)" : p.default_value.dump().c_str(), range.c_str(), p.doc.c_str());
+    }
+  }
+  return 0;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  RunOptions opt;
+  std::string file;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* what) -> std::string {
+      if (i + 1 >= args.size()) throw InputError("command line", std::string(a) + " needs " + what);
+      return args[++i];
+    };
+    if (a == "--out") opt.out_dir = value("a folder");
+    else if (a == "--threads") {
+      const std::string v = value("a number");
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (*end || n < 0 || n > 1024) throw InputError("command line: --threads", "= " + v + ": expected a whole number >= 0");
+      opt.threads = static_cast<int>(n);
+    } else if (a == "--no-plots") opt.plots = false;
+    else if (a == "--quiet") opt.verbose = false, opt.progress = false;
+    else if (!a.empty() && a[0] == '-') throw InputError("command line", "unknown option " + a);
+    else if (file.empty()) file = a;
+    else throw InputError("command line", "more than one study file given: " + file + " and " + a);
+  }
+  if (file.empty()) throw InputError("command line", "run needs a study file");
+  run_study(load_study(file), opt);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage_error("no command given");
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  try {
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+    if (cmd == "--version") {
+      std::printf("dalembert %s (revision %s, plugin ABI %d)\n", version(), source_revision(), abi_version);
+      return 0;
+    }
+    if (cmd == "run") return cmd_run(args);
+    if (cmd == "list") return cmd_list();
+    if (cmd == "describe") {
+      if (args.size() != 1) return usage_error("describe needs exactly one plugin name");
+      return cmd_describe(args[0]);
+    }
+    if (cmd == "plot") {
+      if (args.size() != 1) return usage_error("plot needs exactly one run folder");
+      for (const auto& f : draw_figures(args[0])) std::printf("%s\n", f.c_str());
+      return 0;
+    }
+    return usage_error("unknown command '" + cmd + "'");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+}

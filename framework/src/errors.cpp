@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <dalembert/core/errors.hpp>
 
 namespace dalembert {
@@ -11,8 +12,16 @@ InputError::~InputError() = default;
 
 PluginError::~PluginError() = default;
 
+namespace {
+std::string format_residual(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", r);
+  return buf;
+}
+}  // namespace
+
 StepFailure::StepFailure(std::string reason, double residual, int iterations)
-    : Error(reason + " (residual " + std::to_string(residual) + ")"),
+    : Error(reason + " (residual " + format_residual(residual) + ")"),
       reason_(std::move(reason)), residual_(residual), iterations_(iterations) {}
 StepFailure::~StepFailure() = default;
 

@@ -147,6 +147,12 @@ const PluginDescriptor& Registry::find(PluginKind kind, const std::string& name,
   throw InputError(where, msg);
 }
 
+Parameters Registry::resolve(PluginKind kind, const std::string& name, const nlohmann::json& params,
+                             const std::string& where) const {
+  const auto& d = find(kind, name, where);
+  return Parameters::resolve(d.params, params, name, where + "/params");
+}
+
 std::unique_ptr<System> Registry::make_system(const std::string& name, const nlohmann::json& params,
                                               const std::string& where) const {
   const auto& d = find(PluginKind::System, name, where);

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <cmath>
+#include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <string>
 
@@ -15,12 +16,14 @@ struct NewtonOptions {
   int max_iterations = 25;
   bool finite_difference_jacobian = false;  // ignore the analytic Jacobian
   double fd_step = 1e-7;                      // relative step of the forward difference
+  double stagnation_floor = 1e-9;             // steps below this·(1+‖u‖) that stop shrinking end the solve
 };
 
 struct NewtonReport {
   int iterations = 0;
   double step_norm = 0.0;      // last ‖δ‖∞
   double residual_norm = 0.0;  // ‖R(u)‖∞ at the returned u
+  bool stagnated = false;      // stopped at the round-off floor rather than below tolerance
 };
 
 class NewtonSolver {
@@ -52,6 +55,7 @@ class NewtonSolver {
   NewtonReport solve(Residual&& residual, Jacobian&& jacobian, Eigen::VectorXd& u,
                      const NewtonOptions& opt) {
     NewtonReport rep;
+    double previous_step = 0.0;
     for (int it = 1; it <= opt.max_iterations; ++it) {
       residual(u, r_);
       if (opt.finite_difference_jacobian) {
@@ -68,9 +72,17 @@ class NewtonSolver {
       u -= du_;
       rep.iterations = it;
       rep.step_norm = du_.lpNorm<Eigen::Infinity>();
-      if (rep.step_norm <= opt.tolerance * (1.0 + u.lpNorm<Eigen::Infinity>())) {
+      const double scale = 1.0 + u.lpNorm<Eigen::Infinity>();
+      // Converged: the step is below tolerance; or the iteration has reached its round-off
+      // floor (small steps that no longer shrink — e.g. unknowns scaled by 1/h² at small h).
+      const bool small = rep.step_norm <= opt.tolerance * scale;
+      const bool stagnated = it > 1 && rep.step_norm <= opt.stagnation_floor * scale &&
+                             rep.step_norm >= 0.5 * previous_step;
+      previous_step = rep.step_norm;
+      if (small || stagnated) {
         residual(u, r_);
         rep.residual_norm = r_.lpNorm<Eigen::Infinity>();
+        rep.stagnated = !small;
         return rep;
       }
     }

@@ -35,6 +35,10 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   };
   const std::vector<Refused>& refused() const;
 
+  /// The parameters `params` resolved against plugin `name`'s declaration (defaults filled).
+  Parameters resolve(PluginKind kind, const std::string& name, const nlohmann::json& params,
+                     const std::string& where) const;
+
   std::unique_ptr<System> make_system(const std::string& name, const nlohmann::json& params,
                                       const std::string& where) const;
   std::unique_ptr<Integrator> make_integrator(const std::string& name, const nlohmann::json& params,

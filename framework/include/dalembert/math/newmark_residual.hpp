@@ -1,0 +1,262 @@
+#pragma once
+// The discrete equations of the nonholonomic Newmark method F_h^{β,β′,α} (seed 000 Def. 3.1 and
+// Sec. 3.4; spec 000 §3.2) for a ConstrainedLagrangian with constant mass matrix, assembled as the
+// residuals and Jacobians a Newton solver needs. Header-only, so that the integrator plugin and the
+// tests (which check J against finite differences) use the same assembly.
+//
+// With G₀ = a(q_k) + B(q_k)λ and G₁ = a(Q) + B(Q)λ′, a = −M⁻¹∇V, B = M⁻¹Aᵀ:
+//   (N1) Q   = q_k + h v_k + (h²/2)[(1−2β)G₀ + 2βG₁]
+//   (N2) q_k = Q − h v_{k+1} + (h²/2)[2β′G₀ + (1−2β′)G₁]
+//   (N3) Φ(q_k, Q) = 0           (discretisation (14) or (15) of the exact discrete constraint space)
+//   (N4) A(Q) v_{k+1} = 0
+// Two reduced systems are offered:
+//   * β ≠ 0: u = (Q, λ, λ′) ∈ R^{n+2r}, (N2) solved for v_{k+1} = V(Q,λ,λ′) and substituted into (N4)
+//     (residual(), jacobian());
+//   * β = 0: (N1) gives Q(λ) explicitly, so only Φ(q_k, Q(λ)) = 0 is solved for λ ∈ R^r
+//     (explicit_residual(), explicit_jacobian()); then λ′ follows from an r×r linear solve
+//     (solve_lambda_prime()).
+// begin_step() fixes (q_k, v_k, h); every buffer is sized in bind(): nothing here allocates.
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>
+
+namespace dalembert {
+
+/// How the exact discrete constraint space is discretised (seed 000 Sec. 3.4, spec 000 §3.4).
+enum class ConstraintDiscretization {
+  Eq14,  ///< Φ^a = ⟨μ^a((1−α)q_k + αq_{k+1}), (q_{k+1}−q_k)/h⟩
+  Eq15,  ///< Φ̃^a = ⟨(1−α)μ^a(q_k) + αμ^a(q_{k+1}), (q_{k+1}−q_k)/h⟩
+};
+
+/// The parameters of F_h^{β,β′,α}.
+struct NewmarkParameters {
+  double beta = 0.0;
+  double beta_prime = 0.0;
+  double alpha = 0.5;
+  ConstraintDiscretization discretization = ConstraintDiscretization::Eq14;
+};
+
+class NewmarkResidual {
+ public:
+  /// Sizes every buffer and factorises the (constant) mass matrix once.
+  void bind(const ConstrainedLagrangian& model) {
+    if (!model.constant_mass())
+      throw Error("NewmarkResidual: the nonholonomic Newmark equations of spec 000 §3.2 need a constant mass matrix");
+    model_ = &model;
+    n_ = model.dof();
+    r_ = model.num_constraints();
+    contractions_.bind(model);
+    Mat M(n_, n_);
+    model.mass(Vec::Zero(n_), M);
+    Eigen::LLT<Mat> llt(M);
+    if (llt.info() != Eigen::Success) throw Error("NewmarkResidual: the mass matrix is not positive definite");
+    Minv_ = llt.solve(Mat::Identity(n_, n_));
+    for (Vec* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
+    rhs_.resize(r_);
+    for (Mat* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
+    for (Mat* m : {&Bk_, &BQ_, &dQdlambda_}) m->resize(n_, r_);
+    for (Mat* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
+    C_.resize(r_, r_);
+    c_llt_ = Eigen::LLT<Mat>(r_);
+  }
+
+  void set_parameters(const NewmarkParameters& p) { p_ = p; }
+  const NewmarkParameters& parameters() const { return p_; }
+  const ConstrainedLagrangian& model() const { return *model_; }
+  int n() const { return n_; }
+  int r() const { return r_; }
+  /// Number of unknowns of the reduced system u = (Q, λ, λ′).
+  int size() const { return n_ + 2 * r_; }
+
+  /// Fixes the start point (q_k, v_k) and the signed step h; evaluates a(q_k), A(q_k), B(q_k).
+  void begin_step(ConstVecRef qk, ConstVecRef vk, double h) {
+    if (h == 0.0) throw StepFailure("nonholonomic Newmark: step size h = 0", 0.0);
+    qk_ = qk;
+    vk_ = vk;
+    h_ = h;
+    unconstrained_acceleration(qk_, ak_);
+    model_->constraint_matrix(qk_, Ak_);
+    Bk_.noalias() = Minv_ * Ak_.transpose();  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
+    // ∂Q/∂λ of (N1): (h²/2)(1−2β)B(q_k)
+    dQdlambda_ = (0.5 * h_ * h_ * (1.0 - 2.0 * p_.beta)) * Bk_;
+  }
+  double h() const { return h_; }
+  const Vec& q_k() const { return qk_; }
+
+  /// Initial guess of spec 000 §3.2 item 4: λ = λ′ = λ(q_k,v_k), Q = q_k + h v_k + (h²/2)(a(q_k)+B(q_k)λ).
+  void initial_guess(ConstVecRef continuous_multiplier, VecRef u) const {
+    u.segment(n_, r_) = continuous_multiplier;
+    u.tail(r_) = continuous_multiplier;
+    u.head(n_) = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
+    u.head(n_).noalias() += (0.5 * h_ * h_) * (Bk_ * continuous_multiplier);
+  }
+
+  // ----- the β ≠ 0 reduced system, u = (Q, λ, λ′) (spec 000 §3.2 items 1–3) -----
+
+  /// R(u) = (R1, R2, R3).
+  void residual(ConstVecRef u, VecRef R) {
+    const auto Q = u.head(n_);
+    accelerations(u);
+    // R1 = Q − q_k − h v_k − (h²/2)[(1−2β)G₀ + 2βG₁]   (N1)
+    const double hh = 0.5 * h_ * h_;
+    R.head(n_) = Q - qk_ - h_ * vk_ - (hh * (1.0 - 2.0 * p_.beta)) * G0_ - (hh * 2.0 * p_.beta) * G1_;
+    // R2 = Φ(q_k, Q)   (N3)
+    discrete_constraint(Q, R.segment(n_, r_));
+    // R3 = A(Q) V(Q,λ,λ′)   (N4) with v_{k+1} from (N2)
+    eliminated_velocity(Q);
+    R.tail(r_).noalias() = AQ_ * V_;
+  }
+
+  /// J = ∂R/∂u, spec 000 §3.2 item 3.
+  void jacobian(ConstVecRef u, MatRef J) {
+    const auto Q = u.head(n_);
+    const auto lambda_prime = u.tail(r_);
+    const double hh = 0.5 * h_ * h_;
+    const double b = p_.beta, bp = p_.beta_prime;
+    accelerations(u);
+    eliminated_velocity(Q);
+    // H₁ = ∂G₁/∂Q = M⁻¹(−∇²V(Q) + K(Q,λ′)),  K_ij = Σ_a λ′_a ∂A_ai/∂q^j(Q)
+    model_->potential_hessian(Q, hess_);
+    contractions_.transpose_derivative(Q, lambda_prime, K_);
+    K_ -= hess_;
+    H1_.noalias() = Minv_ * K_;
+
+    J.setZero();
+    // Row R1: [I − h²βH₁, −(h²/2)(1−2β)B(q_k), −h²βB(Q)]
+    J.topLeftCorner(n_, n_).setIdentity();
+    J.topLeftCorner(n_, n_).noalias() -= (2.0 * hh * b) * H1_;
+    J.block(0, n_, n_, r_) = -dQdlambda_;
+    J.block(0, n_ + r_, n_, r_) = (-2.0 * hh * b) * BQ_;
+    // Row R2: [∂Φ/∂Q, 0, 0]
+    discrete_constraint_jacobian(Q, J.block(n_, 0, r_, n_));
+    // Row R3: [DA(Q)[V] + A(Q)(I/h + (h/2)(1−2β′)H₁), hβ′A(Q)B(q_k), (h/2)(1−2β′)A(Q)B(Q)]
+    contractions_.derivative(Q, V_, DA_);
+    auto J3Q = J.block(n_ + r_, 0, r_, n_);
+    J3Q = DA_ + AQ_ / h_;
+    J3Q.noalias() += (0.5 * h_ * (1.0 - 2.0 * bp)) * (AQ_ * H1_);
+    J.block(n_ + r_, n_, r_, r_).noalias() = (h_ * bp) * (AQ_ * Bk_);
+    J.block(n_ + r_, n_ + r_, r_, r_).noalias() = (0.5 * h_ * (1.0 - 2.0 * bp)) * (AQ_ * BQ_);
+  }
+
+  /// v_{k+1} = V(Q,λ,λ′) = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   ((N2), spec 000 §3.2 item 1).
+  void velocity(ConstVecRef u, VecRef v) {
+    accelerations(u);
+    eliminated_velocity(u.head(n_));
+    v = V_;
+  }
+
+  // ----- the β = 0 fast path (spec 000 §3.2, "β = 0 fast path") -----
+
+  /// Q(λ) = q_k + h v_k + (h²/2)(a(q_k) + B(q_k)λ)   ((N1) with β = 0; for β ≠ 0 the λ′ term is absent).
+  void explicit_position(ConstVecRef lambda, VecRef Q) const {
+    Q = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
+    Q.noalias() += (0.5 * h_ * h_) * (Bk_ * lambda);
+  }
+
+  /// R(λ) = Φ(q_k, Q(λ))   ((N3) with β = 0).
+  void explicit_residual(ConstVecRef lambda, VecRef R) {
+    explicit_position(lambda, Qx_);
+    discrete_constraint(Qx_, R);
+  }
+
+  /// ∂R/∂λ = ∂Φ/∂Q (h²/2) B(q_k)   (only meaningful for β = 0).
+  void explicit_jacobian(ConstVecRef lambda, MatRef J) {
+    explicit_position(lambda, Qx_);
+    discrete_constraint_jacobian(Qx_, dPhi_);
+    J.noalias() = dPhi_ * dQdlambda_;
+  }
+
+  /// λ′ from (N2)+(N4), linear once Q and λ are known:
+  ///   w = (Q − q_k)/h + hβ′G₀ + (h/2)(1−2β′)a(Q),  λ′ = −[(h/2)(1−2β′)C(Q)]⁻¹ A(Q) w.
+  /// Throws StepFailure if C(Q) is singular or β′ = ½ (then (N4) cannot be met through λ′).
+  void solve_lambda_prime(ConstVecRef Q, ConstVecRef lambda, VecRef lambda_prime) {
+    const double s = 0.5 * h_ * (1.0 - 2.0 * p_.beta_prime);
+    if (s == 0.0)
+      throw StepFailure("nonholonomic Newmark: beta_prime = 1/2 leaves lambda' undetermined in (N2)+(N4)", 0.0);
+    at_next_point(Q);
+    G0_ = ak_;
+    G0_.noalias() += Bk_ * lambda;
+    w_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
+    C_.noalias() = AQ_ * BQ_;  // C(Q) = A M⁻¹ Aᵀ
+    c_llt_.compute(C_);
+    if (c_llt_.info() != Eigen::Success)
+      throw StepFailure("nonholonomic Newmark: A M^-1 A^T is singular at q_{k+1}", 0.0);
+    rhs_.noalias() = AQ_ * w_;
+    lambda_prime = -rhs_ / s;
+    c_llt_.solveInPlace(lambda_prime);
+  }
+
+  // ----- the discrete constraint (spec 000 §3.4) -----
+
+  /// Φ(q_k, Q), r.
+  void discrete_constraint(ConstVecRef Q, VecRef Phi) {
+    d_ = (Q - qk_) / h_;
+    if (p_.discretization == ConstraintDiscretization::Eq14) {
+      xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
+      model_->constraint_matrix(xi_, Axi_);
+      Phi.noalias() = Axi_ * d_;
+    } else {
+      model_->constraint_matrix(Q, Abar_);
+      Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
+      Phi.noalias() = Abar_ * d_;
+    }
+  }
+
+  /// ∂Φ/∂Q, r×n:  (14) α DA(ξ)[d] + A(ξ)/h;  (15) α DA(Q)[d] + ((1−α)A(q_k) + αA(Q))/h.
+  void discrete_constraint_jacobian(ConstVecRef Q, MatRef dPhi) {
+    d_ = (Q - qk_) / h_;
+    if (p_.discretization == ConstraintDiscretization::Eq14) {
+      xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;
+      model_->constraint_matrix(xi_, Axi_);
+      contractions_.derivative(xi_, d_, DA_);
+      dPhi = p_.alpha * DA_ + Axi_ / h_;
+    } else {
+      model_->constraint_matrix(Q, Abar_);
+      contractions_.derivative(Q, d_, DA_);
+      Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;
+      dPhi = p_.alpha * DA_ + Abar_ / h_;
+    }
+  }
+
+ private:
+  /// a(q) = −M⁻¹∇V(q)   (spec 000 §2.0).
+  void unconstrained_acceleration(ConstVecRef q, Vec& a) {
+    model_->potential_gradient(q, grad_);
+    a.noalias() = -Minv_ * grad_;
+  }
+  /// a(Q), A(Q), B(Q).
+  void at_next_point(ConstVecRef Q) {
+    unconstrained_acceleration(Q, aQ_);
+    model_->constraint_matrix(Q, AQ_);
+    BQ_.noalias() = Minv_ * AQ_.transpose();
+  }
+  /// G₀ = a(q_k) + B(q_k)λ and G₁ = a(Q) + B(Q)λ′ (with a(Q), A(Q), B(Q)).
+  void accelerations(ConstVecRef u) {
+    at_next_point(u.head(n_));
+    G0_ = ak_;
+    G0_.noalias() += Bk_ * u.segment(n_, r_);
+    G1_ = aQ_;
+    G1_.noalias() += BQ_ * u.tail(r_);
+  }
+  /// V = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   (N2); needs accelerations().
+  void eliminated_velocity(ConstVecRef Q) {
+    V_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + (0.5 * h_ * (1.0 - 2.0 * p_.beta_prime)) * G1_;
+  }
+
+  const ConstrainedLagrangian* model_ = nullptr;
+  NewmarkParameters p_;
+  int n_ = 0, r_ = 0;
+  double h_ = 0.0;
+  ConstraintContractions contractions_;
+  Mat Minv_;
+  Vec qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_, rhs_;
+  Mat Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
+  Mat Bk_, BQ_, dQdlambda_;              // n×r
+  Mat hess_, K_, H1_;                     // n×n
+  Mat C_;                                 // r×r
+  Eigen::LLT<Mat> c_llt_;
+};
+
+}  // namespace dalembert

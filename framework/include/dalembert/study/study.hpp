@@ -1,0 +1,62 @@
+#pragma once
+// A study: one JSON file describing a system, an initial state, labelled integrators, step sizes,
+// a horizon, observers, figures and a kind (trajectory, convergence). Parsed once into this
+// typed struct; every field remembers where it came from for error messages.
+#include <boost/config.hpp>
+#include <dalembert/core/state.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dalembert {
+
+/// A plugin named in a study: `where` is "FILE: /json/path" of its object.
+struct PluginUse {
+  std::string label;   // integrators: the label in outputs and figures
+  std::string plugin;
+  nlohmann::json params = nlohmann::json::object();
+  std::string where;
+  double h = 0.0;      // integrators in a trajectory study: own step size (0: the study's)
+};
+
+struct InitialState {
+  State state;
+  bool project = false;  // project v onto D_q instead of refusing a state that violates the constraints
+  std::string where;
+};
+
+/// Convergence reference: the system's exact solution, or a declared high-accuracy run.
+struct Reference {
+  bool exact = true;
+  PluginUse run;  // when !exact: integrator and its step size (run.h)
+};
+
+struct Study {
+  std::string file;  // where it was read from ("" if built in code)
+  std::string name, kind, description;
+  PluginUse system;
+  InitialState initial;
+  std::vector<PluginUse> integrators;
+  std::vector<PluginUse> observers;
+  double T = 0.0;
+  std::vector<double> h;  // trajectory: one value; convergence: the ladder
+  long record_every = 1;
+  Reference reference;
+  double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
+  double plateau = 1e-12;         // errors below this are round-off, masked from the fit
+  std::vector<std::string> plugin_paths;
+  nlohmann::json figures = nlohmann::json::array();
+  nlohmann::json raw;  // the file as read
+  std::string where(const std::string& json_path) const { return file + ": " + json_path; }
+};
+
+/// Reads and checks a study file (syntax, keys, types, values).
+Study load_study(const std::string& file);
+/// Checks a parsed study; `file` names it in errors.
+Study parse_study(const nlohmann::json& j, const std::string& file);
+
+/// The number of steps of size h that reach T; an InputError at `where` if T is not a multiple of h.
+long steps_for(double T, double h, const std::string& where);
+
+}  // namespace dalembert
