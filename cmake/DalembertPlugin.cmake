@@ -1,17 +1,18 @@
-# dalembert_add_plugin(NAME KIND SOURCES...)
+# dalembert_add_plugin(NAME KIND [OUTPUT_DIRECTORY DIR] [NO_INSTALL] SOURCES...)
 #
 # Builds one plugin as a MODULE library named dalembert_<KIND>_<NAME>.so, compiled with hidden
 # visibility, linked to the framework, and placed where the registry looks for it (next to
-# libdalembert: <libdir>/dalembert/plugins). KIND is one of system, integrator, impact, observer.
-# Works in this repository and, after find_package(dalembert), in an out-of-tree project.
+# libdalembert: <libdir>/dalembert/plugins), or in OUTPUT_DIRECTORY. KIND is one of system,
+# integrator, impact, observer. Works in this repository and, after find_package(dalembert), in an
+# out-of-tree project. Sets DALEMBERT_LAST_PLUGIN_TARGET in the caller's scope.
 function(dalembert_add_plugin NAME KIND)
+  cmake_parse_arguments(PARSE_ARGV 2 ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "")
   set(_kinds system integrator impact observer)
   if(NOT KIND IN_LIST _kinds)
     message(FATAL_ERROR "dalembert_add_plugin(${NAME}): KIND '${KIND}' is not one of ${_kinds}")
   endif()
   set(_target dalembert_${KIND}_${NAME})
-  add_library(${_target} MODULE ${ARGN})
-  set_property(GLOBAL APPEND PROPERTY DALEMBERT_PLUGIN_TARGETS ${_target})
+  add_library(${_target} MODULE ${ARG_UNPARSED_ARGUMENTS})
   set_target_properties(${_target} PROPERTIES
     PREFIX ""
     CXX_VISIBILITY_PRESET hidden
@@ -26,10 +27,14 @@ function(dalembert_add_plugin NAME KIND)
   if(TARGET dalembert_warnings)
     target_link_libraries(${_target} PRIVATE dalembert_warnings)
   endif()
-  if(DEFINED DALEMBERT_PLUGIN_OUTPUT_DIRECTORY)
+  if(ARG_OUTPUT_DIRECTORY)
+    set_target_properties(${_target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}")
+  elseif(DEFINED DALEMBERT_PLUGIN_OUTPUT_DIRECTORY)
     set_target_properties(${_target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${DALEMBERT_PLUGIN_OUTPUT_DIRECTORY}")
   endif()
-  if(DEFINED DALEMBERT_PLUGIN_SUBDIR)
+  if(DEFINED DALEMBERT_PLUGIN_SUBDIR AND NOT ARG_NO_INSTALL)
     install(TARGETS ${_target} LIBRARY DESTINATION "${DALEMBERT_PLUGIN_SUBDIR}")
+    set_property(GLOBAL APPEND PROPERTY DALEMBERT_PLUGIN_TARGETS ${_target})
   endif()
+  set(DALEMBERT_LAST_PLUGIN_TARGET ${_target} PARENT_SCOPE)
 endfunction()

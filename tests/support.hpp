@@ -18,3 +18,55 @@ inline State make_state(std::initializer_list<double> q, std::initializer_list<d
 }
 
 }  // namespace dalembert::test
+
+#include <dalembert/study/runner.hpp>
+
+#include "temp_dir.hpp"
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace dalembert::test {
+
+/// Runs a study of the source tree (path relative to the repository) without figures.
+inline RunReport run_bundled_study(const std::string& relative, const std::filesystem::path& out, int threads = 0) {
+  RunOptions opt;
+  opt.out_dir = out;
+  opt.threads = threads;
+  opt.plots = false;
+  opt.verbose = false;
+  opt.progress = false;
+  return run_study(load_study(std::string(DALEMBERT_SOURCE_DIR) + "/" + relative), opt);
+}
+
+/// A tidy numeric CSV as columns by name.
+inline std::map<std::string, std::vector<double>> read_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  {
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) names.push_back(cell);
+  }
+  std::map<std::string, std::vector<double>> cols;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string cell;
+    for (std::size_t i = 0; std::getline(ss, cell, ','); ++i) cols[names.at(i)].push_back(std::stod(cell));
+  }
+  return cols;
+}
+
+/// The task of a manifest with a given label (the first, for convergence studies).
+inline const nlohmann::json& task(const nlohmann::json& manifest, const std::string& label) {
+  for (const auto& t : manifest.at("tasks"))
+    if (t.at("label") == label) return t;
+  throw std::runtime_error("no task labelled " + label);
+}
+
+}  // namespace dalembert::test

@@ -133,7 +133,9 @@ int main(int argc, char** argv) {
     }
     return usage_error("unknown command '" + cmd + "'");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    std::string msg = e.what();  // always one line, whatever a library put in it
+    for (std::size_t p; (p = msg.find('\n')) != std::string::npos;) msg.replace(p, 1, "; ");
+    std::fprintf(stderr, "error: %s\n", msg.c_str());
     return 1;
   }
 }

@@ -7,7 +7,8 @@ Error::Error(const std::string& what) : std::runtime_error(what) {}
 Error::~Error() = default;
 
 InputError::InputError(std::string where, const std::string& message)
-    : Error(where.empty() ? message : where + ": " + message), where_(std::move(where)) {}
+    : Error(where.empty() ? message : where + (message.rfind("= ", 0) == 0 ? " " : ": ") + message),  // "where = value: ..."
+      where_(std::move(where)) {}
 InputError::~InputError() = default;
 
 PluginError::~PluginError() = default;

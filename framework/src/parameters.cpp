@@ -91,8 +91,8 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
       throw InputError(at, "missing required parameter '" + s.name + "' of plugin '" + owner + "' (" + s.doc + ")");
     }
     if (!type_matches(s.type, v))
-      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be a " +
-                               to_string(s.type));
+      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be " +
+                               (s.type == ParamType::Integer ? "an " : "a ") + to_string(s.type));
     if (s.type == ParamType::Number || s.type == ParamType::Integer) {
       const double x = v.get<double>();
       if (!std::isfinite(x) || x < s.min || x > s.max) {

@@ -158,18 +158,22 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
   const Layout layout = system->layout();
   State s0 = st.initial.state;
   if (s0.q.size() != static_cast<Eigen::Index>(layout.q.size()))
-    throw InputError(st.initial.where + "/q", "has " + std::to_string(s0.q.size()) + " components, but system '" +
-                                                  st.system.plugin + "' has " + std::to_string(layout.q.size()));
+    throw InputError(st.initial.where + "/q", "= " + to_json(s0.q).dump() + ": has " + std::to_string(s0.q.size()) +
+                                                  " components, but system '" + st.system.plugin + "' has " +
+                                                  std::to_string(layout.q.size()));
   if (s0.v.size() != static_cast<Eigen::Index>(layout.v.size()))
-    throw InputError(st.initial.where + "/v", "has " + std::to_string(s0.v.size()) + " components, but system '" +
-                                                  st.system.plugin + "' has " + std::to_string(layout.v.size()));
+    throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() + ": has " + std::to_string(s0.v.size()) +
+                                                  " components, but system '" + st.system.plugin + "' has " +
+                                                  std::to_string(layout.v.size()));
   const double residual = system->constraint_residual(s0);
   const double tol = 1e-12 * (1.0 + s0.v.lpNorm<Eigen::Infinity>());
   if (residual > tol) {
     if (!st.initial.project)
-      throw InputError(st.initial.where, "the initial state violates the constraints of system '" + st.system.plugin +
-                                             "': |A(q)v| = " + fmt(residual) + " > " + fmt(tol) +
-                                             "; fix v, or set \"project\": true to project it onto the constraints");
+      throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
+                                                    ": the initial state violates the constraints of system '" +
+                                                    st.system.plugin + "' at q = " + to_json(s0.q).dump() +
+                                                    ": |A(q)v| = " + fmt(residual) + " > " + fmt(tol) +
+                                                    "; fix v, or set \"project\": true to project it onto the constraints");
     if (!system->project(s0))
       throw InputError(st.initial.where, "system '" + st.system.plugin + "' cannot project a state onto its constraints");
   }
@@ -314,7 +318,8 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       try {
         std::rethrow_exception(results[k].error);
       } catch (const std::exception& e) {
-        errors += "[" + tasks[k].label + ", h = " + fmt(tasks[k].h, "%g") + "] " + e.what() + "\n";
+        errors += (errors.empty() ? "" : "; ") + st.integrators[tasks[k].integrator].where + " [" + tasks[k].label +
+                  ", h = " + fmt(tasks[k].h, "%g") + "]: " + e.what();
       }
     }
 
@@ -402,7 +407,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     manifest["files"] = files;
     manifest["wall_time_s"] = seconds_since(t_start);
     write_json(folder.file("manifest.json"), manifest);
-    if (!errors.empty()) throw RunFailure(errors.substr(0, errors.size() - 1), -1, 0.0);
+    if (!errors.empty()) throw RunFailure(errors, -1, 0.0);
 
     if (opt.plots && !st.figures.empty()) {
       try {

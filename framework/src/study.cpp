@@ -40,10 +40,8 @@ long steps_for(double T, double h, const std::string& where) {
   const double n = T / std::abs(h);
   const long steps = std::lround(n);
   if (steps < 1 || std::abs(n - static_cast<double>(steps)) > 1e-9 * std::max(1.0, n)) {
-    std::ostringstream os;
-    os.precision(17);
-    os << "T = " << T << " is not a whole number of steps of h = " << h << " (T/h = " << n << ")";
-    throw InputError(where, os.str());
+    const auto num = [](double x) { return nlohmann::json(x).dump(); };  // shortest round-trip form
+    throw InputError(where, "T = " + num(T) + " is not a whole number of steps of h = " + num(h) + " (T/h = " + num(n) + ")");
   }
   return steps;
 }
@@ -150,7 +148,11 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     const auto base = std::filesystem::path(file).parent_path();
     for (std::size_t i = 0; i < p.size(); ++i) {
       std::filesystem::path path = p.at(i).string();
-      if (path.is_relative()) path = base / path;  // relative to the study file
+      const bool relative = path.is_relative();
+      if (relative) path = base / path;  // relative to the study file
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec))
+        p.at(i).fail("no such plugin folder or file" + (relative ? " (looked for " + path.string() + ")" : std::string()));
       s.plugin_paths.push_back(path.string());
     }
   }
