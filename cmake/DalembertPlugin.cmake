@@ -3,11 +3,11 @@
 # Builds one plugin as a MODULE library named dalembert_<KIND>_<NAME>.so, compiled with hidden
 # visibility, linked to the framework, and placed where the registry looks for it (next to
 # libdalembert: <libdir>/dalembert/plugins), or in OUTPUT_DIRECTORY. KIND is one of system,
-# integrator, impact, observer. Works in this repository and, after find_package(dalembert), in an
+# integrator, impact, observer, sampler. Works in this repository and, after find_package(dalembert), in an
 # out-of-tree project. Sets DALEMBERT_LAST_PLUGIN_TARGET in the caller's scope.
 function(dalembert_add_plugin NAME KIND)
   cmake_parse_arguments(PARSE_ARGV 2 ARG "NO_INSTALL" "OUTPUT_DIRECTORY" "")
-  set(_kinds system integrator impact observer)
+  set(_kinds system integrator impact observer sampler)
   if(NOT KIND IN_LIST _kinds)
     message(FATAL_ERROR "dalembert_add_plugin(${NAME}): KIND '${KIND}' is not one of ${_kinds}")
   endif()

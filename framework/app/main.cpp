@@ -34,7 +34,8 @@ int usage_error(const std::string& msg) {
 
 int cmd_list() {
   Registry reg;
-  for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Impact, PluginKind::Observer}) {
+  for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Impact, PluginKind::Observer,
+                    PluginKind::Sampler}) {
     const auto plugins = reg.list(kind);
     std::printf("%ss:\n", to_string(kind));
     if (plugins.empty()) std::printf("  (none)\n");
@@ -49,7 +50,8 @@ int cmd_describe(const std::string& name) {
   const auto found = reg.find_any(name);
   if (found.empty()) {
     // Let find() produce the message with the nearest names.
-    for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact}) {
+    for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
+                      PluginKind::Sampler}) {
       if (!reg.list(kind).empty()) reg.find(kind, name, "describe");
     }
     throw InputError("describe", "no plugin named '" + name + "'");

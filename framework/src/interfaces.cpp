@@ -26,6 +26,7 @@ const char* to_string(PluginKind k) {
     case PluginKind::Integrator: return "integrator";
     case PluginKind::Impact: return "impact";
     case PluginKind::Observer: return "observer";
+    case PluginKind::Sampler: return "sampler";
   }
   return "?";
 }

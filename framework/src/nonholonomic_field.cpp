@@ -6,12 +6,14 @@ namespace dalembert {
 void ConstraintContractions::bind(const ConstrainedLagrangian& model) {
   model_ = &model;
   G_.resize(model.dof(), model.dof());
+  Gv_.resize(model.dof());
 }
 
 void ConstraintContractions::curvature(ConstVecRef q, ConstVecRef v, VecRef c) {
   for (int a = 0; a < model_->num_constraints(); ++a) {
     model_->constraint_gradient(q, a, G_);
-    c[a] = v.dot(G_ * v);
+    Gv_.noalias() = G_ * v;
+    c[a] = v.dot(Gv_);
   }
 }
 

@@ -181,4 +181,10 @@ std::unique_ptr<ImpactMap> Registry::make_impact(const std::string& name, const 
   return d.make_impact(Parameters::resolve(d.params, params, name, where + "/params"));
 }
 
+std::unique_ptr<Sampler> Registry::make_sampler(const std::string& name, const nlohmann::json& params,
+                                               const std::string& where) const {
+  const auto& d = find(PluginKind::Sampler, name, where);
+  return d.make_sampler(Parameters::resolve(d.params, params, name, where + "/params"));
+}
+
 }  // namespace dalembert

@@ -288,6 +288,11 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
             obs.push_back(owned.back().get());
           }
         Simulation sim(*sys, *integ, obs);
+        std::unique_ptr<ImpactMap> impact;
+        if (st.impact_map) {
+          impact = reg.make_impact(st.impact_map->plugin, st.impact_map->params, st.impact_map->where);
+          sim.set_impact_map(impact.get());
+        }
         res.columns = sim.columns();
         State s = s0;
         if (!task.file.empty()) {

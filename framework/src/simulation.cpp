@@ -19,6 +19,17 @@ Simulation::Simulation(const System& system, Integrator& integrator, std::vector
   row_.assign(columns_.size(), 0.0);
 }
 
+void Simulation::set_impact_map(ImpactMap* map) {
+  impact_map_ = map;
+  guarded_ = nullptr;
+  if (!map) return;
+  guarded_ = dynamic_cast<const Guarded*>(&system_);
+  if (!guarded_)
+    throw Error("an impact map was given, but system '" + system_.name() + "' does not provide the model " +
+                Guarded::model_name);
+  map->bind(system_);
+}
+
 void Simulation::record(const State& s, const RowSink& sink) {
   if (!sink) return;
   row_[0] = s.t;

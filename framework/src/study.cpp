@@ -51,7 +51,8 @@ Study load_study(const std::string& file) { return parse_study(parse_json_file(f
 Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
-                   "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims"});
+                   "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
+                   "impact_map"});
   Study s;
   s.file = file;
   s.raw = j;
@@ -64,6 +65,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     root["kind"].fail("unknown study kind; this version runs \"trajectory\" and \"convergence\"");
 
   s.system = parse_plugin(root["system"], {});
+  if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
 
   const JsonCursor init = root["initial"];
   init.allow_keys({"t", "q", "v", "project"});

@@ -24,6 +24,7 @@ class BOOST_SYMBOL_VISIBLE ConstraintContractions {
  private:
   const ConstrainedLagrangian* model_ = nullptr;
   Mat G_;
+  Vec Gv_;
 };
 
 class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {

@@ -19,6 +19,8 @@ class BOOST_SYMBOL_VISIBLE Observer {
   virtual void start(const State& s0) {}
   /// Every step (cheap: for running maxima). Default: nothing.
   virtual void step(const State&) {}
+  /// An impact on guard `sigma` at pre.t: the state just before and just after the impact map.
+  virtual void impact(const State& pre, const State& post, int sigma) {}
   /// A recorded step: write columns().size() values.
   virtual void observe(const State&, double* out) = 0;
   /// End of run: named scalar summaries.

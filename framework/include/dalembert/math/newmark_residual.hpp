@@ -20,7 +20,7 @@
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/nonholonomic_field.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions
 
 namespace dalembert {
 
@@ -56,7 +56,7 @@ class NewmarkResidual {
     for (Vec* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
     rhs_.resize(r_);
     for (Mat* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
-    for (Mat* m : {&Bk_, &BQ_, &dQdlambda_}) m->resize(n_, r_);
+    for (Mat* m : {&Bk_, &BQ_}) m->resize(n_, r_);
     for (Mat* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
     C_.resize(r_, r_);
     c_llt_ = Eigen::LLT<Mat>(r_);
@@ -79,18 +79,28 @@ class NewmarkResidual {
     unconstrained_acceleration(qk_, ak_);
     model_->constraint_matrix(qk_, Ak_);
     Bk_.noalias() = Minv_ * Ak_.transpose();  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
-    // ∂Q/∂λ of (N1): (h²/2)(1−2β)B(q_k)
-    dQdlambda_ = (0.5 * h_ * h_ * (1.0 - 2.0 * p_.beta)) * Bk_;
   }
   double h() const { return h_; }
   const Vec& q_k() const { return qk_; }
 
-  /// Initial guess of spec 000 §3.2 item 4: λ = λ′ = λ(q_k,v_k), Q = q_k + h v_k + (h²/2)(a(q_k)+B(q_k)λ).
-  void initial_guess(ConstVecRef continuous_multiplier, VecRef u) const {
-    u.segment(n_, r_) = continuous_multiplier;
-    u.tail(r_) = continuous_multiplier;
+  /// The continuous multiplier at the start point (spec 000 §2.0), the initial guess of item 4:
+  ///   λ(q_k,v_k) = −C(q_k)⁻¹[A(q_k)a(q_k) + (∂A/∂q)[v_k]v_k],  with (∂A/∂q)[v]v = DA(q_k)[v] v.
+  /// (Same value as NonholonomicVectorField::multiplier(), computed here without allocating.)
+  void continuous_multiplier(VecRef lambda) {
+    contractions_.derivative(qk_, vk_, DA_);
+    rhs_.noalias() = Ak_ * ak_;
+    rhs_.noalias() += DA_ * vk_;
+    factor_constraint_matrix(Ak_, Bk_);
+    lambda = -rhs_;
+    c_llt_.solveInPlace(lambda);
+  }
+
+  /// Initial guess of spec 000 §3.2 item 4 from λ₀ = λ(q_k,v_k): λ = λ′ = λ₀, Q = q_k + h v_k + (h²/2)(a(q_k)+B(q_k)λ₀).
+  void initial_guess(ConstVecRef lambda0, VecRef u) const {
+    u.segment(n_, r_) = lambda0;
+    u.tail(r_) = lambda0;
     u.head(n_) = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
-    u.head(n_).noalias() += (0.5 * h_ * h_) * (Bk_ * continuous_multiplier);
+    u.head(n_).noalias() += (0.5 * h_ * h_) * (Bk_ * lambda0);
   }
 
   // ----- the β ≠ 0 reduced system, u = (Q, λ, λ′) (spec 000 §3.2 items 1–3) -----
@@ -127,7 +137,7 @@ class NewmarkResidual {
     // Row R1: [I − h²βH₁, −(h²/2)(1−2β)B(q_k), −h²βB(Q)]
     J.topLeftCorner(n_, n_).setIdentity();
     J.topLeftCorner(n_, n_).noalias() -= (2.0 * hh * b) * H1_;
-    J.block(0, n_, n_, r_) = -dQdlambda_;
+    J.block(0, n_, n_, r_) = (-hh * (1.0 - 2.0 * b)) * Bk_;
     J.block(0, n_ + r_, n_, r_) = (-2.0 * hh * b) * BQ_;
     // Row R2: [∂Φ/∂Q, 0, 0]
     discrete_constraint_jacobian(Q, J.block(n_, 0, r_, n_));
@@ -149,23 +159,23 @@ class NewmarkResidual {
 
   // ----- the β = 0 fast path (spec 000 §3.2, "β = 0 fast path") -----
 
-  /// Q(λ) = q_k + h v_k + (h²/2)(a(q_k) + B(q_k)λ)   ((N1) with β = 0; for β ≠ 0 the λ′ term is absent).
+  /// Q(λ) = q_k + h v_k + (h²/2)(a(q_k) + B(q_k)λ)   ((N1) with β = 0, whatever β was set).
   void explicit_position(ConstVecRef lambda, VecRef Q) const {
     Q = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
     Q.noalias() += (0.5 * h_ * h_) * (Bk_ * lambda);
   }
 
-  /// R(λ) = Φ(q_k, Q(λ))   ((N3) with β = 0).
+  /// R(λ) = Φ(q_k, Q(λ))   ((N3) with Q from (N1) at β = 0).
   void explicit_residual(ConstVecRef lambda, VecRef R) {
     explicit_position(lambda, Qx_);
     discrete_constraint(Qx_, R);
   }
 
-  /// ∂R/∂λ = ∂Φ/∂Q (h²/2) B(q_k)   (only meaningful for β = 0).
+  /// ∂R/∂λ = ∂Φ/∂Q (h²/2) B(q_k).
   void explicit_jacobian(ConstVecRef lambda, MatRef J) {
     explicit_position(lambda, Qx_);
     discrete_constraint_jacobian(Qx_, dPhi_);
-    J.noalias() = dPhi_ * dQdlambda_;
+    J.noalias() = (0.5 * h_ * h_) * (dPhi_ * Bk_);
   }
 
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
@@ -179,10 +189,7 @@ class NewmarkResidual {
     G0_ = ak_;
     G0_.noalias() += Bk_ * lambda;
     w_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
-    C_.noalias() = AQ_ * BQ_;  // C(Q) = A M⁻¹ Aᵀ
-    c_llt_.compute(C_);
-    if (c_llt_.info() != Eigen::Success)
-      throw StepFailure("nonholonomic Newmark: A M^-1 A^T is singular at q_{k+1}", 0.0);
+    factor_constraint_matrix(AQ_, BQ_);
     rhs_.noalias() = AQ_ * w_;
     lambda_prime = -rhs_ / s;
     c_llt_.solveInPlace(lambda_prime);
@@ -226,11 +233,18 @@ class NewmarkResidual {
     model_->potential_gradient(q, grad_);
     a.noalias() = -Minv_ * grad_;
   }
+  /// Factorises C = A M⁻¹ Aᵀ = A B (spec 000 §2.0), invertible for a regular system.
+  void factor_constraint_matrix(const Mat& A, const Mat& B) {
+    C_.noalias() = A * B;
+    c_llt_.compute(C_);
+    if (c_llt_.info() != Eigen::Success)
+      throw StepFailure("nonholonomic Newmark: C = A M^-1 A^T is not positive definite", 0.0);
+  }
   /// a(Q), A(Q), B(Q).
   void at_next_point(ConstVecRef Q) {
     unconstrained_acceleration(Q, aQ_);
     model_->constraint_matrix(Q, AQ_);
-    BQ_.noalias() = Minv_ * AQ_.transpose();
+    BQ_.noalias() = Minv_ * AQ_.transpose();  // B(Q) = M⁻¹A(Q)ᵀ
   }
   /// G₀ = a(q_k) + B(q_k)λ and G₁ = a(Q) + B(Q)λ′ (with a(Q), A(Q), B(Q)).
   void accelerations(ConstVecRef u) {
@@ -253,7 +267,7 @@ class NewmarkResidual {
   Mat Minv_;
   Vec qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_, rhs_;
   Mat Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
-  Mat Bk_, BQ_, dQdlambda_;              // n×r
+  Mat Bk_, BQ_;                           // n×r
   Mat hess_, K_, H1_;                     // n×n
   Mat C_;                                 // r×r
   Eigen::LLT<Mat> c_llt_;

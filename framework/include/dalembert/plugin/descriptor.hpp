@@ -4,6 +4,7 @@
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/observer.hpp>
 #include <dalembert/core/parameters.hpp>
+#include <dalembert/core/sampler.hpp>
 #include <dalembert/core/system.hpp>
 #include <functional>
 #include <memory>
@@ -12,7 +13,7 @@
 
 namespace dalembert {
 
-enum class PluginKind { System, Integrator, Impact, Observer };
+enum class PluginKind { System, Integrator, Impact, Observer, Sampler };
 const char* to_string(PluginKind);
 
 class PluginFactory;  // the registry, as seen by plugins that build other plugins (composition)
@@ -30,6 +31,7 @@ struct PluginDescriptor {
   std::function<std::unique_ptr<Integrator>(const Parameters&, const PluginFactory&)> make_integrator;
   std::function<std::unique_ptr<Observer>(const Parameters&)> make_observer;
   std::function<std::unique_ptr<ImpactMap>(const Parameters&)> make_impact;
+  std::function<std::unique_ptr<Sampler>(const Parameters&)> make_sampler;
 
   // Filled by the registry.
   std::string file;

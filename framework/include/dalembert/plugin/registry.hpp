@@ -47,6 +47,8 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
                                           const std::string& where) const;
   std::unique_ptr<ImpactMap> make_impact(const std::string& name, const nlohmann::json& params,
                                          const std::string& where) const;
+  std::unique_ptr<Sampler> make_sampler(const std::string& name, const nlohmann::json& params,
+                                        const std::string& where) const;
 
   /// The plugin folder next to libdalembert.
   static std::filesystem::path bundled_plugin_dir();

@@ -3,6 +3,7 @@
 // every state for NaN/∞ and turns a StepFailure into a RunFailure naming the step and time.
 #include <atomic>
 #include <boost/config.hpp>
+#include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/observer.hpp>
 #include <dalembert/core/system.hpp>
@@ -17,6 +18,10 @@ class BOOST_SYMBOL_VISIBLE Simulation {
  public:
   /// Binds the integrator and the observers to the system.
   Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers = {});
+
+  /// Hybrid systems: the impact law applied when one of the system's guards fires (the system
+  /// must provide the Guarded model). Bound to the system here; not owned.
+  void set_impact_map(ImpactMap* map);
 
   /// "t" followed by every observer's columns.
   const std::vector<std::string>& columns() const { return columns_; }
@@ -34,6 +39,8 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   void record(const State& s, const RowSink& sink);
   const System& system_;
   Integrator& integrator_;
+  ImpactMap* impact_map_ = nullptr;
+  const Guarded* guarded_ = nullptr;
   std::vector<Observer*> observers_;
   std::vector<std::string> columns_;
   std::vector<std::size_t> offsets_;

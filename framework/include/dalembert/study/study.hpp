@@ -39,6 +39,7 @@ struct Study {
   InitialState initial;
   std::vector<PluginUse> integrators;
   std::vector<PluginUse> observers;
+  std::optional<PluginUse> impact_map;  // hybrid systems: the law applied when a guard fires
   double T = 0.0;
   std::vector<double> h;  // trajectory: one value; convergence: the ladder
   long record_every = 1;

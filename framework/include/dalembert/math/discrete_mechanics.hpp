@@ -1,0 +1,285 @@
+#pragma once
+// Discrete nonholonomic mechanics (spec 002 §3.1; seed 002 Sects. 4–5.4), generic over any
+// ConstrainedLagrangian system with constant mass matrix and any frame B(q) of D:
+//
+//   discrete Lagrangian   L_d(q0,q1)   = h Σ_i b_i L(q_{c_i}, Δq/h),      q_c = q0 + c Δq
+//   slot derivatives      D1L_d        = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})
+//                         D2L_d        =  M Δq/h − h Σ b_i c_i     ∇V(q_{c_i})
+//   discrete forces       F_d^−        =  h Σ b_i (1−c_i) F_nh(q_{c_i}, Δq/h)    (covector at q0)
+//                         F_d^+        =  h Σ b_i c_i     F_nh(q_{c_i}, Δq/h)    (covector at q1)
+//   discrete constraint   ω(q0,q1)     =  Σ b_i A(q_{c_i}) Δq/h
+//   forced Legendre       P^+ = D2L_d + F_d^+,  P^− = −D1L_d − F_d^−
+//   projected momenta     π^± = B(q_{1|0})ᵀ P^±
+//   energy on D*          H|D*(q,π)    = ½ πᵀ(BᵀMB)⁻¹π + V(q)
+//
+// with F_nh(q,v) = A(q)ᵀλ(q,v) the canonical extension of the reaction force (spec 002 §2.0,
+// eq. (16), Remark 2.2), taken from the framework's NonholonomicVectorField. The quadrature
+// (c_i, b_i) is a parameter: the midpoint rule (c = ½, b = 1) is the member of the paper (Sect. 5.4,
+// spec §3.1); the trapezoidal rule (c = 0, 1; b = ½, ½) and 2-point Gauss are the same code.
+// With forces switched off this is the DLA discretisation (spec §3.3).
+// Every buffer is sized in bind(); no member allocates afterwards.
+#include <Eigen/Cholesky>
+#include <cmath>
+#include <dalembert/core/constraint_frame.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>
+#include <string>
+#include <vector>
+
+namespace dalembert {
+
+/// A quadrature rule on [0,1]: nodes c_i, weights b_i (Σ b_i = 1).
+struct DiscreteRule {
+  std::vector<double> nodes, weights;
+  std::string name;
+  static DiscreteRule midpoint() { return {{0.5}, {1.0}, "midpoint"}; }
+  static DiscreteRule trapezoidal() { return {{0.0, 1.0}, {0.5, 0.5}, "trapezoidal"}; }
+  static DiscreteRule gauss2() {
+    const double d = 0.5 / std::sqrt(3.0);
+    return {{0.5 - d, 0.5 + d}, {0.5, 0.5}, "gauss2"};
+  }
+  static DiscreteRule from_name(const std::string& n) {
+    if (n == "midpoint") return midpoint();
+    if (n == "trapezoidal") return trapezoidal();
+    if (n == "gauss2") return gauss2();
+    throw Error("unknown discrete rule '" + n + "' (midpoint, trapezoidal, gauss2)");
+  }
+};
+
+/// The frame B(q) of D used by the discrete objects: the system's ConstraintFrame if it has one,
+/// else the coordinate-graph frame: r dependent coordinates are chosen by Gauss–Jordan elimination
+/// of A(q) with pivoting on magnitude (ties to the later coordinate), and each free coordinate j
+/// gives the column e_j − Σ_a (W_aj / W_a,dep(a)) e_dep(a), W the reduced A. For the nonholonomic
+/// particle (μ = (−y,0,1), |y| ≤ 1) this is the paper's frame e1 = ∂x + y∂z, e2 = ∂y. The choice is
+/// a deterministic function of q, which is all the discrete flows need (π_k is always read in the
+/// frame at q_k); H|D* does not depend on it.
+class DistributionFrame {
+ public:
+  void bind(const ConstrainedLagrangian& model) {
+    model_ = &model;
+    frame_ = dynamic_cast<const ConstraintFrame*>(&model);
+    n_ = model.dof();
+    r_ = model.num_constraints();
+    W_.resize(r_, n_);
+    dep_.assign(r_, -1);
+    is_dep_.assign(n_, 0);
+  }
+  bool system_frame() const { return frame_ != nullptr; }
+  int n() const { return n_; }
+  int k() const { return n_ - r_; }
+
+  void evaluate(ConstVecRef q, MatRef B) {
+    if (frame_) {
+      frame_->frame(q, B);
+      return;
+    }
+    model_->constraint_matrix(q, W_);
+    std::fill(is_dep_.begin(), is_dep_.end(), 0);
+    for (int a = 0; a < r_; ++a) {
+      int best = -1;
+      for (int j = 0; j < n_; ++j)
+        if (!is_dep_[j] && (best < 0 || std::abs(W_(a, j)) >= std::abs(W_(a, best)))) best = j;
+      if (W_(a, best) == 0.0) throw Error("default frame of D: the constraint rows are linearly dependent");
+      dep_[a] = best;
+      is_dep_[best] = 1;
+      for (int b = 0; b < r_; ++b)
+        if (b != a) W_.row(b) -= (W_(b, best) / W_(a, best)) * W_.row(a);
+    }
+    B.setZero();
+    int c = 0;
+    for (int j = 0; j < n_; ++j) {
+      if (is_dep_[j]) continue;
+      B(j, c) = 1.0;
+      for (int a = 0; a < r_; ++a) B(dep_[a], c) = -W_(a, j) / W_(a, dep_[a]);
+      ++c;
+    }
+  }
+
+ private:
+  const ConstrainedLagrangian* model_ = nullptr;
+  const ConstraintFrame* frame_ = nullptr;
+  int n_ = 0, r_ = 0;
+  Mat W_;
+  std::vector<int> dep_;
+  std::vector<char> is_dep_;
+};
+
+class DiscreteNonholonomicMechanics {
+ public:
+  /// `forces` = false gives the DLA objects (spec 002 §3.3: MLA with F_d = 0).
+  void bind(const ConstrainedLagrangian& model, DiscreteRule rule = DiscreteRule::midpoint(), bool forces = true) {
+    if (!model.constant_mass())
+      throw Error("discrete nonholonomic mechanics (spec 002 §3.1) needs a constant mass matrix");
+    if (model.has_external_force())
+      throw Error("discrete nonholonomic mechanics (spec 002 §3.1) does not support external forces yet");
+    model_ = &model;
+    rule_ = std::move(rule);
+    forces_ = forces;
+    n_ = model.dof();
+    r_ = model.num_constraints();
+    field_.bind(model);
+    frame_.bind(model);
+    M_.resize(n_, n_);
+    model.mass(Vec::Zero(n_), M_);
+    A_.resize(r_, n_);
+    B_.resize(n_, n_ - r_);
+    S_.resize(n_ - r_, n_ - r_);
+    S_llt_ = Eigen::LLT<Mat>(n_ - r_);
+    qc_.resize(n_);
+    v_.resize(n_);
+    g_.resize(n_);
+    qd_.resize(n_);
+    vd_.resize(n_);
+    P_.resize(n_);
+    w_.resize(n_ - r_);
+  }
+
+  int n() const { return n_; }
+  int r() const { return r_; }
+  int k() const { return n_ - r_; }
+  bool forces() const { return forces_; }
+  const DiscreteRule& rule() const { return rule_; }
+  const Mat& mass() const { return M_; }
+  DistributionFrame& frame() { return frame_; }
+  const ConstrainedLagrangian& model() const { return *model_; }
+
+  /// L_d(q0,q1) = h Σ b_i [½ (Δq/h)ᵀM(Δq/h) − V(q_{c_i})]  (spec 002 §3.1).
+  double lagrangian(ConstVecRef q0, ConstVecRef q1, double h) {
+    v_ = (q1 - q0) / h;
+    double Ld = 0.5 * h * v_.dot(M_ * v_);
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+      Ld -= h * rule_.weights[i] * model_->potential(qc_);
+    }
+    return Ld;
+  }
+
+  /// D1L_d = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})  (spec 002 §3.1).
+  void d1(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { slot(q0, q1, h, 0, out); }
+  /// D2L_d = M Δq/h − h Σ b_i c_i ∇V(q_{c_i})  (spec 002 §3.1).
+  void d2(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { slot(q0, q1, h, 1, out); }
+
+  /// F_d^− (covector at q0) and F_d^+ (at q1): h Σ b_i w_i^∓ A(q_c)ᵀλ(q_c, Δq/h), w^− = 1−c, w^+ = c.
+  /// Midpoint: both equal (h/2) λ(q̄, Δq/h) μ(q̄)ᵀ (spec 002 §3.1). Zero when forces are off (DLA).
+  void force_minus(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { force(q0, q1, h, 0, out); }
+  void force_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { force(q0, q1, h, 1, out); }
+
+  /// ω(q0,q1) = Σ b_i A(q_{c_i}) Δq/h  (r); midpoint: μ(q̄)Δq/h (spec 002 §3.1, eq. (43)).
+  void constraint(ConstVecRef q0, ConstVecRef q1, double h, VecRef omega) {
+    v_ = (q1 - q0) / h;
+    omega.setZero();
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+      model_->constraint_matrix(qc_, A_);
+      omega.noalias() += rule_.weights[i] * (A_ * v_);
+    }
+  }
+
+  /// P^+(q0,q1) = D2L_d + F_d^+, a covector at q1 (spec 002 §3.1).
+  void legendre_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef P) {
+    d2(q0, q1, h, P);
+    if (forces_) {
+      force(q0, q1, h, 1, g_);
+      P += g_;
+    }
+  }
+  /// P^−(q0,q1) = −D1L_d − F_d^−, a covector at q0 (spec 002 §3.1).
+  void legendre_minus(ConstVecRef q0, ConstVecRef q1, double h, VecRef P) {
+    d1(q0, q1, h, P);
+    if (forces_) {
+      force(q0, q1, h, 0, g_);
+      P += g_;
+    }
+    P = -P;
+  }
+
+  /// π^+(q0,q1) = B(q1)ᵀP^+(q0,q1) and π^−(q0,q1) = B(q0)ᵀP^−(q0,q1)  (spec 002 §3.1).
+  void momentum_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef pi) {
+    legendre_plus(q0, q1, h, P_);
+    project(q1, P_, pi);
+  }
+  void momentum_minus(ConstVecRef q0, ConstVecRef q1, double h, VecRef pi) {
+    legendre_minus(q0, q1, h, P_);
+    project(q0, P_, pi);
+  }
+
+  /// π = B(q)ᵀ p (spec 002 §2.0).
+  void project(ConstVecRef q, ConstVecRef p, VecRef pi) {
+    frame_.evaluate(q, B_);
+    pi.noalias() = B_.transpose() * p;
+  }
+
+  /// H|D*(q,π) = ½ πᵀ(BᵀMB)⁻¹π + V(q)  (spec 002 §2.0; frame independent).
+  double hamiltonian(ConstVecRef q, ConstVecRef pi) {
+    factor(q);
+    w_ = S_llt_.solve(pi);
+    return 0.5 * pi.dot(w_) + model_->potential(q);
+  }
+  /// The inverse Legendre transform on D: v = B (BᵀMB)⁻¹ π ∈ D_q.
+  void velocity(ConstVecRef q, ConstVecRef pi, VecRef v) {
+    factor(q);
+    w_ = S_llt_.solve(pi);
+    v.noalias() = B_ * w_;
+  }
+  /// π = B(q)ᵀ M v (spec 002 §3.2 one-step form, item 3).
+  void momentum_from_velocity(ConstVecRef q, ConstVecRef v, VecRef pi) {
+    frame_.evaluate(q, B_);
+    P_.noalias() = M_ * v;
+    pi.noalias() = B_.transpose() * P_;
+  }
+
+  /// The extended reaction force F_nh(q,v) = A(q)ᵀλ(q,v) (spec 002 §2.0, eq. (16)).
+  void reaction_force(ConstVecRef q, ConstVecRef v, VecRef F) {
+    field_.evaluate(0.0, q, v, qd_, vd_);
+    model_->constraint_matrix(q, A_);
+    F.noalias() = A_.transpose() * field_.multiplier();
+  }
+  /// The continuous field (for exact flows and reference solutions).
+  NonholonomicVectorField& field() { return field_; }
+
+ private:
+  void factor(ConstVecRef q) {
+    frame_.evaluate(q, B_);
+    S_.noalias() = B_.transpose() * M_ * B_;
+    S_llt_.compute(S_);
+  }
+  // side 0: D1L_d, side 1: D2L_d.
+  void slot(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+    out.noalias() = M_ * (q1 - q0) / h;
+    if (side == 0) out = -out;
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i];
+      const double w = side == 0 ? 1.0 - c : c;
+      if (w == 0.0) continue;
+      qc_ = q0 + c * (q1 - q0);
+      model_->potential_gradient(qc_, g_);
+      out.noalias() -= (h * rule_.weights[i] * w) * g_;
+    }
+  }
+  void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+    out.setZero();
+    if (!forces_) return;
+    v_ = (q1 - q0) / h;
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i];
+      const double w = side == 0 ? 1.0 - c : c;
+      if (w == 0.0) continue;
+      qc_ = q0 + c * (q1 - q0);
+      field_.evaluate(0.0, qc_, v_, qd_, vd_);
+      model_->constraint_matrix(qc_, A_);
+      out.noalias() += (h * rule_.weights[i] * w) * (A_.transpose() * field_.multiplier());
+    }
+  }
+
+  const ConstrainedLagrangian* model_ = nullptr;
+  DiscreteRule rule_ = DiscreteRule::midpoint();
+  bool forces_ = true;
+  int n_ = 0, r_ = 0;
+  NonholonomicVectorField field_;
+  DistributionFrame frame_;
+  Mat M_, A_, B_, S_;
+  Eigen::LLT<Mat> S_llt_;
+  Vec qc_, v_, g_, qd_, vd_, P_, w_;
+};
+
+}  // namespace dalembert

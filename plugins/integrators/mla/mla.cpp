@@ -1,0 +1,285 @@
+// The modified Lagrange–d'Alembert integrator MLA (seed 002 eqs. (41)/(42), spec 002 §3.2) and,
+// compiled with DALEMBERT_MLA_FORCES=0 from this same file, the discrete Lagrange–d'Alembert
+// integrator DLA (spec 002 §3.3: MLA with F_d = 0). Generic over any ConstrainedLagrangian system
+// with constant mass; the discrete objects (L_d, D1/D2 L_d, F_d^±, ω, P^±, π^±, H|D*) come from
+// <dalembert/math/discrete_mechanics.hpp>.
+//
+// Forms (parameter "form"), all giving the same q_k (spec §3.2):
+//  * one_step  (default): memory (q_k, π_k) on D*. Solve B(q_k)ᵀP^−(q_k,q_{k+1}) = π_k,
+//    ω(q_k,q_{k+1}) = 0 for q_{k+1}; then π_{k+1} = π^+(q_k,q_{k+1}). π_0 = B(q_0)ᵀM v_0.
+//  * two_step: memory (q_{k−1}, q_k). Solve B(q_k)ᵀ[P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1})] = 0,
+//    ω(q_k,q_{k+1}) = 0. q_1 comes from the one-step solve from (q_0, v_0) (or parameter q1).
+//  * multiplier: memory (q_{k−1}, q_k), frame free: unknowns (q_{k+1}, Λ),
+//    P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1}) = μ(q_k)ᵀΛ, ω(q_k,q_{k+1}) = 0.
+// Parameter q1 (the paper's two-step initial data, Figs 2–6): π_0 = π^−(q_0,q_1) and the first
+// step returns q_1 itself.
+// State written back: v_k = FL⁻¹(π_k) = B(BᵀMB)⁻¹π_k ∈ D_{q_k}, so E(q_k, v_k) = H|D*(q_k, π_k).
+// Newton (spec §3.2): unknown Δq = q_{k+1} − q_k, initial guess h v_k (one-step) or q_k − q_{k−1}
+// (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); central-difference Jacobian (step 1e-7 max(1,|u_j|));
+// stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is above 1e-9.
+#include <cmath>
+#include <dalembert/math/discrete_mechanics.hpp>
+#include <dalembert/math/newton.hpp>
+#include <dalembert/plugin/export.hpp>
+
+#ifndef DALEMBERT_MLA_FORCES
+#define DALEMBERT_MLA_FORCES 1
+#endif
+
+namespace {
+
+using namespace dalembert;
+using nlohmann::json;
+
+enum class Form { OneStep, TwoStep, Multiplier };
+
+constexpr bool kForces = DALEMBERT_MLA_FORCES != 0;
+constexpr const char* kName = kForces ? "mla" : "dla";
+
+class ModifiedLagrangeDalembert final : public Integrator {
+ public:
+  ModifiedLagrangeDalembert(DiscreteRule rule, Form form, NewtonOptions opt, double fail_residual, Vec q1)
+      : rule_(std::move(rule)), form_(form), opt_(opt), fail_residual_(fail_residual), q1_(std::move(q1)) {}
+
+  void bind(const System& s) override {
+    const auto& model = require<ConstrainedLagrangian>(s, name());
+    dm_.bind(model, rule_, kForces);
+    n_ = dm_.n();
+    r_ = dm_.r();
+    k_ = dm_.k();
+    if (q1_.size() != 0 && q1_.size() != n_)
+      throw Error("integrator '" + name() + "': parameter q1 has " + std::to_string(q1_.size()) +
+                  " components; system '" + s.name() + "' has " + std::to_string(n_));
+    const int m = form_ == Form::Multiplier ? n_ + r_ : n_;
+    newton_.resize(m);
+    u_.resize(m);
+    up_.resize(m);
+    um_.resize(m);
+    rp_.resize(m);
+    rm_.resize(m);
+    q_prev_.resize(n_);
+    q_.resize(n_);
+    q_next_.resize(n_);
+    pi_.resize(k_);
+    pi_next_.resize(k_);
+    pi_tmp_.resize(k_);
+    P_.resize(n_);
+    Pplus_.resize(n_);
+    B_.resize(n_, k_);
+    A_.resize(r_, n_);
+    omega_.resize(r_);
+    v_.resize(n_);
+    names_ = {"discrete_energy", "discrete_constraint_residual", "momentum_matching_residual", "newton_iterations",
+              "initial_discrete_energy"};
+    values_.assign(names_.size(), 0.0);
+  }
+
+  void start(const State& s) override {
+    q_ = s.q;
+    t_ = s.t;
+    steps_ = 0;
+    have_prev_ = false;
+    if (q1_.size() != 0) {
+      // Paper initial data (q_0, q_1): π_0 = π^−(q_0, q_1) (spec §3.1, A5). h is fixed at the first step.
+      q1_pending_ = true;
+      values_[0] = values_[4] = std::nan("");
+    } else {
+      // π_0 = B(q_0)ᵀ M v_0 (spec §3.2 one-step form, item 3).
+      q1_pending_ = false;
+      dm_.momentum_from_velocity(q_, s.v, pi_);
+      values_[0] = values_[4] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π_0)
+    }
+    values_[1] = values_[2] = values_[3] = 0.0;
+  }
+
+  void step(State& s, double h) override {
+    if (s.q.size() != n_ || s.t != t_ || s.q != q_) start(s);  // the state was moved from outside
+    NewtonReport rep;
+    double matching = 0.0;
+    if (q1_pending_) {
+      // First step of the paper's data: π_0 = π^−(q_0,q_1), q_1 given; H_0 published before.
+      q_next_ = q1_;
+      dm_.momentum_minus(q_, q_next_, h, pi_);
+      values_[4] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
+    } else if (form_ == Form::OneStep || !have_prev_) {
+      // Solve B(q_k)ᵀP^−(q_k, q_k+u) = π_k, ω(q_k, q_k+u) = 0 (spec §3.2, one-step form, item 1).
+      dm_.velocity(q_, pi_, v_);
+      u_ = h * v_;  // initial guess q_k + h v, v = B(BᵀMB)⁻¹π_k
+      rep = solve(h, pi_);
+      q_next_ = q_ + u_.head(n_);
+    } else if (form_ == Form::TwoStep) {
+      // B(q_k)ᵀ[P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1})] = 0 (eq. (42)): π_k recomputed from the pair.
+      dm_.momentum_plus(q_prev_, q_, h, pi_tmp_);
+      u_ = q_ - q_prev_;  // q_{k+1} = 2q_k − q_{k−1}
+      rep = solve(h, pi_tmp_);
+      q_next_ = q_ + u_.head(n_);
+    } else {
+      // Multiplier form (spec §3.2): P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1}) − μ(q_k)ᵀΛ = 0, ω = 0.
+      dm_.legendre_plus(q_prev_, q_, h, Pplus_);
+      u_.head(n_) = q_ - q_prev_;
+      u_.tail(r_).setZero();
+      dm_.model().constraint_matrix(q_, A_);
+      auto residual = [this, h](const Vec& u, Vec& R) { multiplier_residual(u, h, R); };
+      auto jacobian = [this, &residual](const Vec& u, Mat& J) { central_jacobian(residual, u, J); };
+      rep = newton_.solve(residual, jacobian, u_, opt_);
+      check(rep);
+      q_next_ = q_ + u_.head(n_);
+    }
+    // π_{k+1} = π^+(q_k, q_{k+1}) (spec §3.2 item 2); also the momentum-matching check (claim 14).
+    dm_.momentum_plus(q_, q_next_, h, pi_next_);
+    // Momentum matching (eq. (42), claim 14): |π^−(q_k,q_{k+1}) − π_k|, where the carried π_k is
+    // π^+(q_{k−1},q_k) (or π_0).
+    dm_.momentum_minus(q_, q_next_, h, pi_tmp_);
+    matching = (pi_tmp_ - pi_).lpNorm<Eigen::Infinity>();
+    dm_.constraint(q_, q_next_, h, omega_);
+    dm_.velocity(q_next_, pi_next_, v_);
+    if (!q_next_.allFinite() || !v_.allFinite())
+      throw StepFailure(std::string(kName) + ": non-finite q_{k+1} or pi_{k+1}", rep.residual_norm, rep.iterations);
+
+    // Commit.
+    const double H = dm_.hamiltonian(q_next_, pi_next_);
+    q_prev_ = q_;
+    have_prev_ = true;
+    q_ = q_next_;
+    pi_ = pi_next_;
+    q1_pending_ = false;
+    ++steps_;
+    s.q = q_;
+    s.v = v_;
+    s.t += h;
+    t_ = s.t;
+    values_[0] = H;
+    values_[1] = omega_.lpNorm<Eigen::Infinity>();
+    values_[2] = matching;
+    values_[3] = rep.iterations;
+  }
+
+  Traits traits() const override {
+    Traits t;
+    t.order = 2;  // observed (spec 002 §5 claim 17); the paper claims no order (A9)
+    t.symmetric = rule_.name == "midpoint" || rule_.name == "trapezoidal" || rule_.name == "gauss2";
+    t.explicit_method = false;
+    t.preserves = {"discrete_constraint"};
+    return t;
+  }
+
+  void quantity_names(std::vector<std::string>& names) const override { names = names_; }
+  void discrete_quantities(double* out) const override {
+    std::copy(values_.begin(), values_.end(), out);
+  }
+
+ private:
+  // R(u) = [B(q_k)ᵀP^−(q_k, q_k+u) − π ; ω(q_k, q_k+u)] (spec §3.2), π the momentum to match.
+  NewtonReport solve(double h, const Vec& pi) {
+    dm_.frame().evaluate(q_, B_);
+    pi_target_ = &pi;
+    auto residual = [this, h](const Vec& u, Vec& R) {
+      q_next_ = q_ + u;
+      dm_.legendre_minus(q_, q_next_, h, P_);
+      R.head(k_).noalias() = B_.transpose() * P_;
+      R.head(k_) -= *pi_target_;
+      dm_.constraint(q_, q_next_, h, omega_);
+      R.tail(r_) = omega_;
+    };
+    auto jacobian = [this, &residual](const Vec& u, Mat& J) { central_jacobian(residual, u, J); };
+    const NewtonReport rep = newton_.solve(residual, jacobian, u_, opt_);
+    check(rep);
+    return rep;
+  }
+
+  void multiplier_residual(const Vec& u, double h, Vec& R) {
+    q_next_ = q_ + u.head(n_);
+    dm_.legendre_minus(q_, q_next_, h, P_);
+    R.head(n_) = Pplus_ - P_;
+    R.head(n_).noalias() -= A_.transpose() * u.tail(r_);
+    dm_.constraint(q_, q_next_, h, omega_);
+    R.tail(r_) = omega_;
+  }
+
+  // Central differences, step 1e-7 max(1, |u_j|) (spec §3.2).
+  template <class Residual>
+  void central_jacobian(Residual& residual, const Vec& u, Mat& J) {
+    up_ = u;
+    um_ = u;
+    for (int j = 0; j < u.size(); ++j) {
+      const double d = 1e-7 * std::max(1.0, std::abs(u[j]));
+      up_[j] = u[j] + d;
+      um_[j] = u[j] - d;
+      residual(up_, rp_);
+      residual(um_, rm_);
+      J.col(j) = (rp_ - rm_) / (2.0 * d);
+      up_[j] = um_[j] = u[j];
+    }
+  }
+
+  void check(const NewtonReport& rep) const {
+    if (!(rep.residual_norm <= fail_residual_))
+      throw StepFailure(std::string(kName) + ": Newton residual above the failure threshold", rep.residual_norm,
+                        rep.iterations);
+  }
+
+  DiscreteRule rule_;
+  Form form_;
+  NewtonOptions opt_;
+  double fail_residual_;
+  Vec q1_;
+  DiscreteNonholonomicMechanics dm_;
+  NewtonSolver newton_;
+  int n_ = 0, r_ = 0, k_ = 0;
+  long steps_ = 0;
+  double t_ = 0.0;
+  bool have_prev_ = false, q1_pending_ = false;
+  const Vec* pi_target_ = nullptr;
+  Vec u_, up_, um_, rp_, rm_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
+  Mat B_, A_;
+  std::vector<std::string> names_;
+  std::vector<double> values_;
+};
+
+std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
+  const std::string& f = p.string("form");
+  const Form form = f == "two_step" ? Form::TwoStep : f == "multiplier" ? Form::Multiplier : Form::OneStep;
+  NewtonOptions opt;
+  opt.tolerance = p.number("newton_tolerance");
+  opt.max_iterations = static_cast<int>(p.integer("newton_max_iterations"));
+  Vec q1;
+  const json& j = p.json("q1");
+  if (!j.is_null()) {
+    if (!j.is_array()) throw InputError(p.where("q1"), "q1 must be an array of numbers or null");
+    q1.resize(static_cast<Eigen::Index>(j.size()));
+    for (std::size_t i = 0; i < j.size(); ++i) q1[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+  }
+  return std::make_unique<ModifiedLagrangeDalembert>(DiscreteRule::from_name(p.string("rule")), form, opt,
+                                                     p.number("failure_residual"), q1);
+}
+
+PluginDescriptor describe() {
+  PluginDescriptor d;
+  d.name = kName;
+  d.kind = PluginKind::Integrator;
+  d.version = "1.0.0";
+  d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
+                      : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
+  d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
+                   : "002 (Sect. 5.4, comparison method; Cortes-Martinez)";
+  const double inf = std::numeric_limits<double>::infinity();
+  d.params = {
+      {"form", ParamType::String, "one_step",
+       "one_step: (q, pi) on D*; two_step: (q_{k-1}, q_k) momentum matching in D*; multiplier: frame-free two-step",
+       -inf, inf, {"one_step", "two_step", "multiplier"}},
+      {"rule", ParamType::String, "midpoint", "quadrature of L_d, F_d and the discrete constraint", -inf, inf,
+       {"midpoint", "trapezoidal", "gauss2"}},
+      {"q1", ParamType::Json, nullptr,
+       "optional second point q_1 (the paper's two-step initial data): pi_0 = pi^-(q_0, q_1), the first step returns q_1"},
+      {"newton_tolerance", ParamType::Number, 1e-15, "Newton stops when |delta|_inf <= tol (1 + |u|_inf)", 0.0},
+      {"newton_max_iterations", ParamType::Integer, 25, "Newton iterations before the step fails", 1, 1000},
+      {"failure_residual", ParamType::Number, 1e-9, "a step fails if the final residual is above this (spec 002 §3.2)",
+       0.0},
+  };
+  d.make_integrator = make;
+  return d;
+}
+
+}  // namespace
+
+DALEMBERT_PLUGIN(describe)

@@ -1,0 +1,100 @@
+// The knife edge on an inclined plane (seed 002 Example 4, eps = 0) and the perturbed knife edge
+// (Example 5, eps > 0), spec 002 §2.2. Internal ordering q = (x, y, phi) (spec §6 A2; the paper
+// writes (x, phi, y)). L = ½(ẋ²+ẏ²+φ̇²) + x/2, i.e. M = I, V = −x/2 (m = I = 1, g sin α = ½).
+// Constraint sin φ ẋ − (cos φ − ε) ẏ = 0, μ(q) = (sin φ, −(cos φ − ε), 0).
+// Regular frame of D (spec §2.2): B = [[cos φ − ε, 0], [sin φ, 0], [0, 1]].
+#include <cmath>
+#include <dalembert/core/constraint_frame.hpp>
+#include <dalembert/plugin/export.hpp>
+
+namespace {
+
+using namespace dalembert;
+
+class KnifeEdge final : public LagrangianSystem, public ConstraintFrame {
+ public:
+  explicit KnifeEdge(double eps) : eps_(eps) {}
+  Layout layout() const override { return {{"x", "y", "phi"}, {"xdot", "ydot", "phidot"}}; }
+  int dof() const override { return 3; }
+  int num_constraints() const override { return 1; }
+  void mass(ConstVecRef, MatRef M) const override { M.setIdentity(); }
+  // V = −x/2, ∇V = (−½, 0, 0), ∇²V = 0 (spec 002 §2.2).
+  double potential(ConstVecRef q) const override { return -0.5 * q[0]; }
+  void potential_gradient(ConstVecRef, VecRef g) const override { g << -0.5, 0.0, 0.0; }
+  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
+  // μ(q) = (sin φ, −(cos φ − ε), 0) (spec 002 §2.2; sign as corrected in §6 A1).
+  void constraint_matrix(ConstVecRef q, MatRef A) const override {
+    A << std::sin(q[2]), -(std::cos(q[2]) - eps_), 0.0;
+  }
+  // G_{ij} = ∂μ_i/∂q^j: ∂μ_x/∂φ = cos φ, ∂μ_y/∂φ = sin φ.
+  void constraint_gradient(ConstVecRef q, int, MatRef G) const override {
+    G.setZero();
+    G(0, 2) = std::cos(q[2]);
+    G(1, 2) = std::sin(q[2]);
+  }
+  // Regular frame (spec 002 §2.2): e1 = (cos φ − ε) ∂x + sin φ ∂y, e2 = ∂φ.
+  void frame(ConstVecRef q, MatRef B) const override {
+    B << std::cos(q[2]) - eps_, 0.0, std::sin(q[2]), 0.0, 0.0, 1.0;
+  }
+
+  void diagnostic_names(std::vector<std::string>& n) const override { n = {"phidot", "u_sqrtN"}; }
+  // Invariants: φ̇, and for ε = 0 nothing else; u√N with u the speed along e1 is reported.
+  void diagnostics(const State& s, double* out) const override {
+    const double phi = s.q[2], N = 1.0 - 2.0 * eps_ * std::cos(phi) + eps_ * eps_;
+    out[0] = s.v[2];
+    out[1] = (s.v[0] * (std::cos(phi) - eps_) + s.v[1] * std::sin(phi)) / std::sqrt(N);
+  }
+
+  // Closed form only for ε = 0 (spec 002 §2.2); for ε > 0 there is none.
+  bool has_exact_solution() const override { return eps_ == 0.0; }
+  void exact_solution(const State& s0, double t, State& out) const override {
+    if (eps_ != 0.0) System::exact_solution(s0, t, out);
+    const double x0 = s0.q[0], y0 = s0.q[1], p0 = s0.q[2];
+    const double w = s0.v[2], dt = t - s0.t;
+    const double u0 = s0.v[0] * std::cos(p0) + s0.v[1] * std::sin(p0);
+    const double phi = p0 + w * dt;
+    out.t = t;
+    out.q.resize(3);
+    out.v.resize(3);
+    double x, y, u;
+    if (w != 0.0) {
+      // u = a + sin φ/(2w), a = u0 − sin φ0/(2w); x, y from ẋ = u cos φ, ẏ = u sin φ.
+      const double a = u0 - std::sin(p0) / (2.0 * w);
+      u = a + std::sin(phi) / (2.0 * w);
+      x = x0 + (a / w) * (std::sin(phi) - std::sin(p0)) +
+          (std::sin(phi) * std::sin(phi) - std::sin(p0) * std::sin(p0)) / (4.0 * w * w);
+      y = y0 - (a / w) * (std::cos(phi) - std::cos(p0)) +
+          (1.0 / (2.0 * w)) * (dt / 2.0 - (std::sin(2.0 * phi) - std::sin(2.0 * p0)) / (4.0 * w));
+    } else {
+      const double s = u0 * dt + dt * dt * std::cos(p0) / 4.0;
+      u = u0 + 0.5 * std::cos(p0) * dt;
+      x = x0 + s * std::cos(p0);
+      y = y0 + s * std::sin(p0);
+    }
+    out.q << x, y, phi;
+    out.v << u * std::cos(phi), u * std::sin(phi), w;
+  }
+
+ private:
+  double eps_;
+};
+
+PluginDescriptor describe() {
+  PluginDescriptor d;
+  d.name = "knife_edge";
+  d.kind = PluginKind::System;
+  d.version = "1.0.0";
+  d.summary = "Knife edge on an inclined plane, q = (x, y, phi), constraint sin(phi) xdot = (cos(phi) - eps) ydot; "
+              "closed form for eps = 0";
+  d.seed = "002 (Anahory Simoes, Marrero, Martin de Diego; Examples 4 and 5)";
+  d.params = {{"eps", ParamType::Number, 0.0,
+               "perturbation eps of the constraint (0: Example 4, 0.1: Example 5); the frame needs cos(phi) != eps only "
+               "in the paper's frame, not in the regular one used here",
+               0.0, 0.99}};
+  d.make_system = [](const Parameters& p) { return std::make_unique<KnifeEdge>(p.number("eps")); };
+  return d;
+}
+
+}  // namespace
+
+DALEMBERT_PLUGIN(describe)
