@@ -42,8 +42,8 @@ inline RunReport run_bundled_study(const std::string& relative, const std::files
   return run_study(load_study(std::string(DALEMBERT_SOURCE_DIR) + "/" + relative), opt);
 }
 
-/// A tidy numeric CSV as columns by name.
-inline std::map<std::string, std::vector<double>> read_csv(const std::filesystem::path& file) {
+/// A tidy numeric CSV as columns by name; the first `text_columns` columns (labels) are skipped.
+inline std::map<std::string, std::vector<double>> read_csv(const std::filesystem::path& file, std::size_t text_columns = 0) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
@@ -57,7 +57,8 @@ inline std::map<std::string, std::vector<double>> read_csv(const std::filesystem
   while (std::getline(in, line)) {
     std::stringstream ss(line);
     std::string cell;
-    for (std::size_t i = 0; std::getline(ss, cell, ','); ++i) cols[names.at(i)].push_back(std::stod(cell));
+    for (std::size_t i = 0; std::getline(ss, cell, ','); ++i)
+      if (i >= text_columns) cols[names.at(i)].push_back(std::stod(cell));
   }
   return cols;
 }

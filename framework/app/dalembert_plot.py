@@ -7,11 +7,19 @@ Reads RUN_FOLDER/manifest.json (the study as run, its tasks and files) and the t
 indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry of the study's
 "figures" list. Figure types:
 
-  timeseries  one curve per task: column "y" against t; "panels": [{y, logy, abs, ylabel}, ...]
-              stacks several panels sharing the t axis; "tasks" restricts to some labels
-  path        one curve per task: column "x" against column "y" (equal axes)
+  timeseries  one curve per task: column "y" against t; "panels": [{y, logy, abs, ylabel, tasks, x}, ...]
+              stacks several panels sharing the t axis; "tasks" restricts to some labels (per figure or
+              per panel); a panel's "x" names another time column (e.g. "t_half")
+  path        one curve per task: column "x" against column "y" (equal axes); "inset": {center, halfwidth}
+              adds a zoomed inset
   convergence log-log error ("y", default error_qv) against h from convergence.csv, one line per
               integrator, labelled with its fitted order
+  members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv)
+  ensemble    ensembles: a statistics column "y" (e.g. energy_error_var) against t, one line per
+              integrator; "band": "c" shades the c_q5..c_q95 quantile band of column c instead
+  sweep       sweeps: metric "y" against axis "x" from sweep.csv, one line per integrator (and per
+              value of the second axis "series")
+  heatmap     sweeps: metric "value" over axes "x" and "y" for integrator "label"
 """
 import csv
 import json
@@ -60,14 +68,15 @@ def transform(values, spec):
 
 def draw_timeseries(ax_list, folder, manifest, fig):
     panels = fig.get("panels") or [fig]
-    files = task_files(manifest, fig.get("tasks"))
     for ax, panel in zip(ax_list, panels):
         y = panel.get("y", fig.get("y"))
+        files = task_files(manifest, panel.get("tasks", fig.get("tasks")))  # a panel may restrict its tasks
         for f in files:
             if y not in f["columns"]:
                 raise SystemExit(f"figure {fig['name']}: column '{y}' is not in {f['path']} (columns: {f['columns']})")
             data = read_csv(os.path.join(folder, f["path"]))
-            ax.plot(data["t"], transform(data[y], panel), label=f["label"], linewidth=1.0)
+            x = panel.get("x", "t")  # e.g. "t_half": half-step quantities at t_{k+1/2}
+            ax.plot(data[x], transform(data[y], panel), label=f["label"], linewidth=1.0)
         if panel.get("logy"):
             ax.set_yscale("log")
         ax.set_ylabel(panel.get("ylabel", y))
@@ -81,9 +90,19 @@ def draw_timeseries(ax_list, folder, manifest, fig):
 
 
 def draw_path(ax, folder, manifest, fig):
+    inset = fig.get("inset")  # {"center": [x, y], "halfwidth": w}: a zoomed inset (seed 001 Fig 2)
+    axin = ax.inset_axes([0.58, 0.58, 0.4, 0.4]) if inset else None
     for f in task_files(manifest, fig.get("tasks")):
         data = read_csv(os.path.join(folder, f["path"]))
         ax.plot(data[fig["x"]], data[fig["y"]], label=f["label"], linewidth=1.0)
+        if axin is not None:
+            axin.plot(data[fig["x"]], data[fig["y"]], ".-", linewidth=0.8, markersize=3)
+    if axin is not None:
+        (cx, cy), w = inset["center"], inset["halfwidth"]
+        axin.set_xlim(cx - w, cx + w)
+        axin.set_ylim(cy - w, cy + w)
+        axin.tick_params(labelsize=6)
+        ax.indicate_inset_zoom(axin, edgecolor="gray")
     ax.set_xlabel(fig.get("xlabel", fig["x"]))
     ax.set_ylabel(fig.get("ylabel", fig["y"]))
     ax.set_aspect("equal", adjustable="datalim")
@@ -112,6 +131,78 @@ def draw_convergence(ax, folder, manifest, fig):
     ax.legend(fontsize=8)
 
 
+def files_of_kind(manifest, kind, wanted):
+    return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
+
+
+def draw_members(ax, folder, manifest, fig):
+    y = fig["y"]
+    for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
+        data = read_csv(os.path.join(folder, f["path"]))
+        members = sorted(set(data["member"]))
+        for m in members:
+            idx = [i for i, v in enumerate(data["member"]) if v == m]
+            ax.plot([data["t"][i] for i in idx], [data[y][i] for i in idx], linewidth=0.4, alpha=0.5)
+        ax.set_title(f"{f['label']}: {len(members)} members", fontsize=9)
+    ax.set_xlabel(fig.get("xlabel", "t"))
+    ax.set_ylabel(fig.get("ylabel", y))
+    ax.grid(True, alpha=0.3)
+
+
+def draw_ensemble(ax, folder, manifest, fig):
+    for f in files_of_kind(manifest, "ensemble_statistics", fig.get("tasks")):
+        data = read_csv(os.path.join(folder, f["path"]))
+        if fig.get("band"):
+            c = fig["band"]
+            qs = sorted(k for k in data if k.startswith(c + "_q"))
+            if len(qs) >= 2:
+                ax.fill_between(data["t"], data[qs[0]], data[qs[-1]], alpha=0.25)
+            ax.plot(data["t"], data[c + "_mean"], label=f["label"], linewidth=1.0)
+        else:
+            ax.plot(data["t"], transform(data[fig["y"]], fig), label=f["label"], linewidth=1.0)
+    if fig.get("logy"):
+        ax.set_yscale("log")
+    ax.set_xlabel(fig.get("xlabel", "t"))
+    ax.set_ylabel(fig.get("ylabel", fig.get("y", fig.get("band", ""))))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+
+
+def draw_sweep(ax, folder, manifest, fig):
+    data = read_csv(os.path.join(folder, "sweep.csv"))
+    x, y, series = fig["x"], fig["y"], fig.get("series")
+    keys = []
+    for i in range(len(data["label"])):
+        k = (data["label"][i], data[series][i] if series else None)
+        if k not in keys:
+            keys.append(k)
+    for lab, sv in keys:
+        idx = [i for i in range(len(data["label"])) if data["label"][i] == lab and (not series or data[series][i] == sv)]
+        text = lab + (f", {series} = {sv:g}" if series else "")
+        ax.plot([data[x][i] for i in idx], transform([data[y][i] for i in idx], fig), "o-", label=text, markersize=4)
+    if fig.get("logy"):
+        ax.set_yscale("log")
+    ax.set_xlabel(fig.get("xlabel", x))
+    ax.set_ylabel(fig.get("ylabel", y))
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+
+
+def draw_heatmap(ax, folder, manifest, fig):
+    data = read_csv(os.path.join(folder, "sweep.csv"))
+    x, y, v = fig["x"], fig["y"], fig["value"]
+    idx = [i for i in range(len(data["label"])) if not fig.get("label") or data["label"][i] == fig["label"]]
+    xs = sorted(set(data[x][i] for i in idx))
+    ys = sorted(set(data[y][i] for i in idx))
+    grid = [[math.nan] * len(xs) for _ in ys]
+    for i in idx:
+        grid[ys.index(data[y][i])][xs.index(data[x][i])] = data[v][i]
+    im = ax.imshow(grid, origin="lower", aspect="auto", extent=(min(xs), max(xs), min(ys), max(ys)))
+    plt.colorbar(im, ax=ax, label=fig.get("ylabel", v))
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -133,6 +224,10 @@ def main():
         elif kind == "convergence":
             f, ax = plt.subplots(figsize=(6.5, 5))
             draw_convergence(ax, folder, manifest, fig)
+        elif kind in ("members", "ensemble", "sweep", "heatmap"):
+            f, ax = plt.subplots(figsize=(7, 4.5))
+            {"members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}[kind](
+                ax, folder, manifest, fig)
         else:
             raise SystemExit(f"figure {fig['name']}: unknown type {kind}")
         if "title" in fig:

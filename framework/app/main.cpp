@@ -1,5 +1,8 @@
 // The `dalembert` command-line program: run studies, list and describe plugins.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
@@ -16,8 +19,9 @@ namespace {
 const char* kUsage = R"(usage: dalembert <command> [options]
 
 commands:
-  run STUDY.json [--out DIR] [--threads N] [--no-plots] [--quiet]
-                        run a study; results go to DIR (default results/<study name>)
+  run STUDY.json|FOLDER ... [--out DIR] [--threads N] [--no-plots] [--quiet]
+                        run studies (a folder: every *.json in it, in name order); results go
+                        to DIR (one study) or DIR/<study name> (several); default results/<name>
   plot DIR              (re)draw the figures of a finished run folder
   list                  list the plugins found, by kind
   describe NAME         show a plugin's summary, version and parameters
@@ -81,7 +85,7 @@ int cmd_describe(const std::string& name) {
 
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions opt;
-  std::string file;
+  std::vector<std::string> files;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* what) -> std::string {
@@ -98,11 +102,28 @@ int cmd_run(const std::vector<std::string>& args) {
     } else if (a == "--no-plots") opt.plots = false;
     else if (a == "--quiet") opt.verbose = false, opt.progress = false;
     else if (!a.empty() && a[0] == '-') throw InputError("command line", "unknown option " + a);
-    else if (file.empty()) file = a;
-    else throw InputError("command line", "more than one study file given: " + file + " and " + a);
+    else if (std::filesystem::is_directory(a)) {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::directory_iterator(a))
+        if (e.path().extension() == ".json") found.push_back(e.path().string());
+      if (found.empty()) throw InputError("command line: " + a, "the folder holds no study (*.json)");
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else files.push_back(a);
   }
-  if (file.empty()) throw InputError("command line", "run needs a study file");
-  run_study(load_study(file), opt);
+  if (files.empty()) throw InputError("command line", "run needs a study file or folder");
+  // Check every study before running any, so a typo in the last does not waste the first.
+  std::vector<Study> studies;
+  for (const auto& f : files) studies.push_back(load_study(f));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto out = opt.out_dir;
+  for (const auto& s : studies) {
+    if (out && studies.size() > 1) opt.out_dir = *out / s.name;
+    run_study(s, opt);
+  }
+  if (studies.size() > 1 && opt.verbose)
+    std::printf("%zu studies in %.1f s\n", studies.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }
 

@@ -5,19 +5,28 @@ namespace dalembert {
 
 LagrangianSystem::~LagrangianSystem() = default;
 
+// Observers call these every step: per-thread buffers keep them free of allocation after the first call.
 double LagrangianSystem::energy(const State& s) const {
   const int n = dof();
-  Mat M(n, n);
+  thread_local Mat M;
+  thread_local Vec Mv;
+  M.resize(n, n);
+  Mv.resize(n);
   mass(s.q, M);
-  return 0.5 * s.v.dot(M * s.v) + potential(s.q);
+  Mv.noalias() = M * s.v;
+  return 0.5 * s.v.dot(Mv) + potential(s.q);
 }
 
 double LagrangianSystem::constraint_residual(const State& s) const {
   const int r = num_constraints();
   if (r == 0) return 0.0;
-  Mat A(r, dof());
+  thread_local Mat A;
+  thread_local Vec Av;
+  A.resize(r, dof());
+  Av.resize(r);
   constraint_matrix(s.q, A);
-  return (A * s.v).lpNorm<Eigen::Infinity>();
+  Av.noalias() = A * s.v;
+  return Av.lpNorm<Eigen::Infinity>();
 }
 
 bool LagrangianSystem::project(State& s) const {

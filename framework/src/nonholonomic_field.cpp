@@ -37,6 +37,8 @@ void NonholonomicVectorField::bind(const ConstrainedLagrangian& model) {
   n_ = model.dof();
   r_ = model.num_constraints();
   M_.resize(n_, n_);
+  Minv_.resize(n_, n_);
+  tmp_cols_.resize(n_, r_);
   A_.resize(r_, n_);
   MinvAt_.resize(n_, r_);
   C_.resize(r_, r_);
@@ -56,12 +58,24 @@ void NonholonomicVectorField::factor_mass(ConstVecRef q) {
   model_->mass(q, M_);
   mass_llt_.compute(M_);
   if (mass_llt_.info() != Eigen::Success) throw StepFailure("mass matrix is not positive definite", 0.0);
+  if (model_->constant_mass()) {  // once: M⁻¹ as a matrix, so every later solve is a small product
+    Minv_.setIdentity();
+    mass_llt_.solveInPlace(Minv_);
+  }
   mass_factored_ = true;
 }
 
 void NonholonomicVectorField::solve_mass(ConstVecRef q, MatRef b) {
   factor_mass(q);
-  mass_llt_.solveInPlace(b);
+  if (!model_->constant_mass()) {
+    mass_llt_.solveInPlace(b);
+  } else if (b.cols() == 1) {
+    tmp_.noalias() = Minv_ * b.col(0);
+    b.col(0) = tmp_;
+  } else {
+    tmp_cols_.noalias() = Minv_ * b;
+    b = tmp_cols_;
+  }
 }
 
 void NonholonomicVectorField::evaluate(double t, ConstVecRef q, ConstVecRef v, VecRef qdot, VecRef vdot) {

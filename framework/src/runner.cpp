@@ -9,12 +9,16 @@
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/study/convergence_fit.hpp>
+#include <dalembert/core/sampler.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <fstream>
+#include <map>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <sstream>
 #include <tbb/blocked_range.h>
@@ -46,11 +50,12 @@ std::string fmt(double x, const char* f = "%.3e") {
 
 // One unit of parallel work: one integrator at one step size.
 struct Task {
-  std::size_t integrator = 0;  // index into study.integrators (npos: the reference run)
+  std::size_t integrator = 0;  // index into study.integrators
   std::string label;
   double h = 0.0;
   long steps = 0;
-  std::string file;  // trajectory CSV ("" for none)
+  std::string file;   // trajectory CSV ("" for none)
+  long member = -1;   // ensemble member (-1: not an ensemble task)
 };
 
 struct TaskResult {
@@ -58,6 +63,8 @@ struct TaskResult {
   double wall = 0.0;
   std::vector<std::pair<std::string, double>> summary;
   std::vector<std::string> columns;
+  std::vector<double> rows;  // ensemble members: the recorded rows, kept in memory
+  State initial;             // ensemble members: the sampled initial state
   std::exception_ptr error;
 };
 
@@ -147,6 +154,7 @@ std::vector<fs::path> draw_figures(const fs::path& folder) {
 }
 
 RunReport run_study(const Study& st, const RunOptions& opt) {
+  if (st.kind == "sweep") return run_sweep(st, opt);
   const auto t_start = Clock::now();
   Registry reg;
   for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) reg.add_search_path(*it);
@@ -208,6 +216,20 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
                                                    "' has no exact solution: declare a reference run, e.g. "
                                                    "\"reference\": {\"plugin\": \"rk4\", \"h\": 1e-4}");
   if (!st.reference.exact) reg.resolve(PluginKind::Integrator, st.reference.run.plugin, st.reference.run.params, st.reference.run.where);
+  json sampler_params;
+  if (st.kind == "ensemble") {
+    const auto& u = st.ensemble.sampler;
+    sampler_params = reg.resolve(PluginKind::Sampler, u.plugin, u.params, u.where).to_json();
+    auto sampler = reg.make_sampler(u.plugin, u.params, u.where);
+    try {
+      sampler->bind(*system);
+    } catch (const InputError&) {
+      throw;
+    } catch (const Error& e) {
+      throw InputError(u.where, e.what());
+    }
+  }
+  if (st.impact_map) reg.resolve(PluginKind::Impact, st.impact_map->plugin, st.impact_map->params, st.impact_map->where);
 
   json study_run = {{"name", st.name},
                     {"kind", st.kind},
@@ -217,7 +239,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
                     {"integrators", integrators_run},
                     {"observers", observers_run},
                     {"T", st.T},
-                    {"h", st.kind == "trajectory" ? json(st.h[0]) : json(st.h)},
+                    {"h", st.kind != "convergence" ? json(st.h[0]) : json(st.h)},
                     {"record_every", st.record_every},
                     {"figures", st.figures},
                     {"plugin_paths", st.plugin_paths}};
@@ -231,6 +253,17 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
                                                                       .to_json()},
                                                        {"h", st.reference.run.h}};
   }
+  if (st.kind == "ensemble")
+    study_run["ensemble"] = {{"size", st.ensemble.size},
+                             {"seed", st.ensemble.seed},
+                             {"sampler", {{"plugin", st.ensemble.sampler.plugin}, {"params", sampler_params}}},
+                             {"quantiles", st.ensemble.quantiles},
+                             {"write_members", st.ensemble.write_members}};
+  if (st.impact_map)
+    study_run["impact_map"] = {{"plugin", st.impact_map->plugin},
+                               {"params", reg.resolve(PluginKind::Impact, st.impact_map->plugin, st.impact_map->params,
+                                                      st.impact_map->where)
+                                              .to_json()}};
   if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
 
   // ---- Tasks ---------------------------------------------------------------------------------
@@ -240,6 +273,12 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       const double h = st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0];
       tasks.push_back({i, st.integrators[i].label, h, steps_for(st.T, h, st.file + ": /h"),
                        "trajectory_" + st.integrators[i].label + ".csv"});
+    }
+  } else if (st.kind == "ensemble") {
+    for (std::size_t i = 0; i < st.integrators.size(); ++i) {
+      const double h = st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0];
+      for (long m = 0; m < st.ensemble.size; ++m)
+        tasks.push_back({i, st.integrators[i].label, h, steps_for(st.T, h, st.file + ": /h"), "", m});
     }
   } else {
     for (std::size_t i = 0; i < st.integrators.size(); ++i)
@@ -258,15 +297,29 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     // The convergence reference: exact solution or a declared run.
     State ref;
     double ref_wall = 0.0;
+    double ref_error_estimate = 0.0;
     if (st.kind == "convergence") {
       const auto t0 = Clock::now();
       if (st.reference.exact) {
         system->exact_solution(s0, s0.t + st.T, ref);
       } else {
-        auto integ = reg.make_integrator(st.reference.run.plugin, st.reference.run.params, st.reference.run.where);
-        Simulation sim(*system, *integ);
-        ref = s0;
-        sim.run(ref, st.reference.run.h, steps_for(st.T, st.reference.run.h, st.file + ": /reference/h"));
+        // The declared run, and the same at twice the step: their difference bounds its error.
+        const double h_ref = st.reference.run.h;
+        auto run_reference = [&](double h, long steps, State& s) {
+          auto integ = reg.make_integrator(st.reference.run.plugin, st.reference.run.params, st.reference.run.where);
+          Simulation sim(*system, *integ);
+          s = s0;
+          sim.run(s, h, steps);
+        };
+        const long n = steps_for(st.T, h_ref, st.file + ": /reference/h");
+        run_reference(h_ref, n, ref);
+        ref_error_estimate = std::numeric_limits<double>::quiet_NaN();
+        if (n % 2 == 0) {
+          State coarse;
+          run_reference(2.0 * h_ref, n / 2, coarse);
+          ref_error_estimate = std::max((ref.q - coarse.q).lpNorm<Eigen::Infinity>(),
+                                        (ref.v - coarse.v).lpNorm<Eigen::Infinity>());
+        }
       }
       ref_wall = seconds_since(t0);
     }
@@ -282,11 +335,10 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
         auto integ = reg.make_integrator(u.plugin, u.params, u.where);
         std::vector<std::unique_ptr<Observer>> owned;
         std::vector<Observer*> obs;
-        if (!task.file.empty())
-          for (const auto& o : st.observers) {
-            owned.push_back(reg.make_observer(o.plugin, o.params, o.where));
-            obs.push_back(owned.back().get());
-          }
+        for (const auto& o : st.observers) {
+          owned.push_back(reg.make_observer(o.plugin, o.params, o.where));
+          obs.push_back(owned.back().get());
+        }
         Simulation sim(*sys, *integ, obs);
         std::unique_ptr<ImpactMap> impact;
         if (st.impact_map) {
@@ -295,7 +347,24 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
         }
         res.columns = sim.columns();
         State s = s0;
-        if (!task.file.empty()) {
+        if (task.member >= 0) {
+          // Member m's stream depends on the seed and m alone (any thread count, any order).
+          auto sampler = reg.make_sampler(st.ensemble.sampler.plugin, st.ensemble.sampler.params, st.ensemble.sampler.where);
+          sampler->bind(*sys);
+          RandomStream rng(st.ensemble.seed, static_cast<std::uint64_t>(task.member));
+          sampler->sample(rng, s0, s);
+          const double r = sys->constraint_residual(s);
+          if (r > 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>())) {
+            if (!st.initial.project || !sys->project(s))
+              throw Error("sampler '" + st.ensemble.sampler.plugin + "' drew a state that violates the constraints (|A(q)v| = " +
+                          fmt(r) + ") for member " + std::to_string(task.member) +
+                          "; set \"initial\": {\"project\": true} to project the drawn states");
+          }
+          res.initial = s;
+          sim.run(s, task.h, task.steps, st.record_every,
+                  [&](const double* row) { res.rows.insert(res.rows.end(), row, row + res.columns.size()); },
+                  &progress.steps);
+        } else if (!task.file.empty()) {
           CsvWriter csv(folder.file(task.file), sim.columns());
           try {
             sim.run(s, task.h, task.steps, st.record_every, [&](const double* row) { csv.row(row); }, &progress.steps);
@@ -334,6 +403,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       const auto& t = tasks[k];
       json tj = {{"id", k}, {"label", t.label}, {"integrator", st.integrators[t.integrator].plugin}, {"h", t.h},
                  {"steps", t.steps}, {"wall_time_s", results[k].wall}, {"ok", !results[k].error}};
+      if (t.member >= 0) tj["member"] = t.member;
       if (!results[k].error) {
         json summ = json::object();
         for (const auto& [name, value] : results[k].summary) summ[name] = value;
@@ -365,6 +435,58 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     for (const auto& u : st.observers) note_plugin(PluginKind::Observer, u.plugin);
     manifest["plugins"] = plugins;
 
+    if (st.kind == "ensemble" && errors.empty()) {
+      json ens = json::array();
+      for (std::size_t i = 0; i < st.integrators.size(); ++i) {
+        const std::string& label = st.integrators[i].label;
+        std::vector<std::string> columns;
+        std::vector<std::size_t> members;
+        for (std::size_t k = 0; k < tasks.size(); ++k)
+          if (tasks[k].integrator == i) members.push_back(k);
+        columns = results[members.front()].columns;
+        EnsembleStatistics stats(columns, st.ensemble.quantiles);
+        // Initial states and summaries, member by member.
+        const Layout lay = system->layout();
+        std::vector<std::string> init_cols = {"member"};
+        init_cols.insert(init_cols.end(), lay.q.begin(), lay.q.end());
+        init_cols.insert(init_cols.end(), lay.v.begin(), lay.v.end());
+        CsvWriter init_csv(folder.file("ensemble_initial_" + label + ".csv"), init_cols);
+        std::map<std::string, std::vector<double>> summaries;
+        for (std::size_t k : members) {
+          stats.add_member(std::move(results[k].rows));
+          std::vector<double> row = {double(tasks[k].member)};
+          const State& s = results[k].initial;
+          row.insert(row.end(), s.q.data(), s.q.data() + s.q.size());
+          row.insert(row.end(), s.v.data(), s.v.data() + s.v.size());
+          init_csv.row(row.data());
+          for (const auto& [name, value] : results[k].summary) summaries[name].push_back(value);
+        }
+        init_csv.close();
+        const std::string stats_file = "ensemble_stats_" + label + ".csv";
+        stats.write_statistics(folder.file(stats_file));
+        files.push_back({{"path", stats_file}, {"kind", "ensemble_statistics"}, {"label", label},
+                         {"h", tasks[members.front()].h}, {"columns", stats.statistics_columns()}});
+        files.push_back({{"path", "ensemble_initial_" + label + ".csv"}, {"kind", "ensemble_initial"},
+                         {"label", label}, {"columns", init_cols}});
+        if (st.ensemble.write_members) {
+          const std::string members_file = "ensemble_members_" + label + ".csv";
+          stats.write_members(folder.file(members_file));
+          std::vector<std::string> mcols = {"member"};
+          mcols.insert(mcols.end(), columns.begin(), columns.end());
+          files.push_back({{"path", members_file}, {"kind", "ensemble_members"}, {"label", label},
+                           {"h", tasks[members.front()].h}, {"columns", mcols}});
+        }
+        json summ = json::object();
+        for (const auto& [name, values] : summaries) {
+          double lo = values.front(), hi = values.front(), mean = 0.0;
+          for (double v : values) lo = std::min(lo, v), hi = std::max(hi, v), mean += v;
+          summ[name] = {{"min", lo}, {"max", hi}, {"mean", mean / double(values.size())}};
+        }
+        ens.push_back({{"label", label}, {"members", members.size()}, {"summary", summ}});
+      }
+      manifest["ensemble"] = ens;
+    }
+
     if (st.kind == "convergence" && errors.empty()) {
       const Layout lay = system->layout();
       CsvWriter csv(folder.file("convergence.csv"),
@@ -386,8 +508,10 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
           csv.row({st.integrators[i].label}, {tasks[k].h, double(tasks[k].steps), eq, ev, eqv, ee, cr, results[k].wall});
           hs.push_back(tasks[k].h);
           errs.push_back(eqv);
-          rows.push_back({{"h", tasks[k].h}, {"error_q", eq}, {"error_v", ev}, {"error_qv", eqv}, {"energy_error", ee},
-                          {"constraint_residual", cr}});
+          json row = {{"h", tasks[k].h}, {"error_q", eq}, {"error_v", ev}, {"error_qv", eqv}, {"energy_error", ee},
+                      {"constraint_residual", cr}};
+          for (const auto& [name, value] : results[k].summary) row[name] = value;
+          rows.push_back(row);
         }
         const OrderFit fit = fit_order(hs, errs, st.plateau);
         const int declared = traits[i].order;
@@ -405,6 +529,17 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       manifest["convergence"] = conv;
       manifest["reference"] = {{"kind", st.reference.exact ? "exact" : "run"}, {"t", ref.t}, {"q", to_json(ref.q)},
                                {"v", to_json(ref.v)}, {"wall_time_s", ref_wall}};
+      if (!st.reference.exact) {
+        // The reference must be far more accurate than the finest run it judges.
+        double finest = std::numeric_limits<double>::infinity();
+        for (const auto& c : conv)
+          for (const auto& r : c["errors"]) finest = std::min(finest, r["error_qv"].get<double>());
+        manifest["reference"]["error_estimate"] = std::isfinite(ref_error_estimate) ? json(ref_error_estimate) : json(nullptr);
+        manifest["reference"]["negligible"] = std::isfinite(ref_error_estimate) && ref_error_estimate < 1e-2 * finest;
+        if (opt.verbose && !(ref_error_estimate < 1e-2 * finest))
+          std::fprintf(stderr, "warning: %s: the reference's estimated error %s is not below 1%% of the smallest error %s\n",
+                       st.name.c_str(), fmt(ref_error_estimate).c_str(), fmt(finest).c_str());
+      }
       files.push_back({{"path", "convergence.csv"}, {"kind", "convergence"},
                        {"columns", {"label", "h", "steps", "error_q", "error_v", "error_qv", "energy_error",
                                     "constraint_residual", "wall_time_s"}}});

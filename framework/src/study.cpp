@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/json_input.hpp>
@@ -34,6 +35,24 @@ Vec parse_vector(const JsonCursor& c) {
   return Eigen::Map<const Vec>(xs.data(), static_cast<Eigen::Index>(xs.size()));
 }
 
+nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::string>& types) {
+  if (!root.has("figures")) return nlohmann::json::array();
+  const JsonCursor f = root["figures"];
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const JsonCursor fi = f.at(i);
+    fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
+                   "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset"});
+    (void)fi["name"].string();
+    const std::string type = fi["type"].string();
+    if (std::find(types.begin(), types.end(), type) == types.end()) {
+      std::string list;
+      for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+      fi["type"].fail("this study kind draws figures of type " + list);
+    }
+  }
+  return f.json();
+}
+
 }  // namespace
 
 long steps_for(double T, double h, const std::string& where) {
@@ -52,7 +71,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
                    "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
-                   "impact_map"});
+                   "impact_map", "ensemble", "sweep"});
   Study s;
   s.file = file;
   s.raw = j;
@@ -61,8 +80,51 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   if (s.name.empty() || s.name.find('/') != std::string::npos) root["name"].fail("a study name must be non-empty and contain no '/'");
   s.description = root.has("description") ? root["description"].string() : "";
   s.kind = root["kind"].string();
-  if (s.kind != "trajectory" && s.kind != "convergence")
-    root["kind"].fail("unknown study kind; this version runs \"trajectory\" and \"convergence\"");
+  if (s.kind != "trajectory" && s.kind != "convergence" && s.kind != "ensemble" && s.kind != "sweep")
+    root["kind"].fail("unknown study kind: use trajectory, convergence, ensemble or sweep");
+  if (s.kind == "sweep") {
+    // A sweep is checked cell by cell when it runs; here its own block and the base study.
+    const JsonCursor sw = root["sweep"];
+    sw.allow_keys({"of", "axes"});
+    s.sweep.of = sw["of"].string();
+    if (s.sweep.of != "trajectory" && s.sweep.of != "convergence")
+      sw["of"].fail("a sweep is a grid of \"trajectory\" or \"convergence\" runs");
+    const JsonCursor axes = sw["axes"];
+    if (axes.size() == 0 || axes.size() > 2) axes.fail("a sweep has one or two axes");
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const JsonCursor a = axes.at(i);
+      a.allow_keys({"name", "set", "values"});
+      SweepAxis axis;
+      axis.name = a["name"].string();
+      const JsonCursor set = a["set"];
+      for (std::size_t k = 0; k < set.size(); ++k) {
+        axis.set.push_back(set.at(k).string());
+        if (axis.set.back().empty() || axis.set.back()[0] != '/') set.at(k).fail("a JSON pointer starts with '/'");
+        try {
+          (void)nlohmann::json::json_pointer(axis.set.back());
+        } catch (const std::exception& e) {
+          set.at(k).fail(std::string("not a JSON pointer: ") + e.what());
+        }
+      }
+      if (axis.set.empty()) set.fail("an axis sets at least one value");
+      axis.values = a["values"].numbers();
+      if (axis.values.empty()) a["values"].fail("an axis needs at least one value");
+      s.sweep.axes.push_back(axis);
+    }
+    nlohmann::json base = j;
+    base.erase("sweep");
+    base.erase("figures");  // the sweep's figures, checked below
+    base["kind"] = s.sweep.of;
+    // Check the base study now, with the first value of every axis, so errors show before running.
+    for (const auto& axis : s.sweep.axes)
+      for (const auto& ptr : axis.set) base[nlohmann::json::json_pointer(ptr)] = axis.values.front();
+    Study first = parse_study(base, file);
+    first.kind = "sweep";
+    first.sweep = s.sweep;
+    first.raw = j;
+    first.figures = parse_figures(root, {"sweep", "heatmap"});
+    return first;
+  }
 
   s.system = parse_plugin(root["system"], {});
   if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
@@ -84,7 +146,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     if (u.label.empty() || u.label.find_first_of("/\\ ") != std::string::npos)
       (c.has("label") ? c["label"] : c).fail("an integrator label must be non-empty, without spaces or slashes");
     if (c.json().is_object() && c.has("h")) {
-      if (s.kind != "trajectory") c["h"].fail("a per-integrator h is only allowed in trajectory studies");
+      if (s.kind == "convergence") c["h"].fail("a per-integrator h is not allowed in convergence studies");
       u.h = c["h"].number();
       if (u.h == 0.0) c["h"].fail("h must not be zero");
     }
@@ -96,7 +158,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   if (root.has("observers")) {
     const JsonCursor obs = root["observers"];
     for (std::size_t i = 0; i < obs.size(); ++i) s.observers.push_back(parse_plugin(obs.at(i), {}));
-  } else if (s.kind == "trajectory") {
+  } else if (s.kind != "convergence") {
     for (const char* name : {"energy_error", "constraint_residual"}) {
       PluginUse u;
       u.plugin = name;
@@ -108,15 +170,36 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   s.T = root["T"].number();
   if (!(s.T > 0.0)) root["T"].fail("the horizon T must be positive");
 
+  if (s.kind == "ensemble") {
+    const JsonCursor e = root["ensemble"];
+    e.allow_keys({"size", "seed", "sampler", "quantiles", "write_members"});
+    s.ensemble.size = e["size"].integer();
+    if (s.ensemble.size < 1) e["size"].fail("an ensemble needs at least one member");
+    const long seed = e["seed"].integer();
+    if (seed < 0) e["seed"].fail("the seed must be a non-negative integer");
+    s.ensemble.seed = static_cast<std::uint64_t>(seed);
+    s.ensemble.sampler = parse_plugin(e["sampler"], {});
+    if (e.has("quantiles")) {
+      s.ensemble.quantiles = e["quantiles"].numbers();
+      for (std::size_t i = 0; i < s.ensemble.quantiles.size(); ++i)
+        if (s.ensemble.quantiles[i] < 0.0 || s.ensemble.quantiles[i] > 1.0)
+          e["quantiles"].at(i).fail("a quantile lies in [0, 1]");
+    }
+    if (e.has("write_members")) s.ensemble.write_members = e["write_members"].boolean();
+  } else if (root.has("ensemble")) {
+    root["ensemble"].fail("an \"ensemble\" block needs \"kind\": \"ensemble\"");
+  }
+  if (root.has("sweep")) root["sweep"].fail("a \"sweep\" block needs \"kind\": \"sweep\"");
+
   const JsonCursor h = root["h"];
-  if (s.kind == "trajectory") {
+  if (s.kind != "convergence") {
     s.h = {h.number()};
   } else {
     s.h = h.numbers();
     if (s.h.size() < 2) h.fail("a convergence study needs a ladder of at least two step sizes");
   }
   for (std::size_t i = 0; i < s.h.size(); ++i) {
-    const JsonCursor hi = s.kind == "trajectory" ? h : h.at(i);
+    const JsonCursor hi = s.kind != "convergence" ? h : h.at(i);
     if (s.h[i] == 0.0) hi.fail("h must not be zero");
     if (s.kind == "convergence" && s.h[i] < 0.0) hi.fail("convergence step sizes must be positive");
     steps_for(s.T, s.h[i], hi.where());
@@ -158,19 +241,9 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       s.plugin_paths.push_back(path.string());
     }
   }
-  if (root.has("figures")) {
-    const JsonCursor f = root["figures"];
-    for (std::size_t i = 0; i < f.size(); ++i) {
-      const JsonCursor fi = f.at(i);
-      fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "abs", "xlim", "ylim",
-                     "caption"});
-      const std::string name = fi["name"].string();
-      const std::string type = fi["type"].string();
-      if (type != "timeseries" && type != "convergence" && type != "path")
-        fi["type"].fail("figure type must be timeseries, convergence or path");
-    }
-    s.figures = f.json();
-  }
+  s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
+                                  : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
+                                                            : std::vector<std::string>{"timeseries", "path"});
   return s;
 }
 

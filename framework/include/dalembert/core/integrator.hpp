@@ -47,7 +47,7 @@ class BOOST_SYMBOL_VISIBLE Integrator {
 template <class Model>
 const Model& require(const System& system, std::string_view who) {
   if (auto* m = dynamic_cast<const Model*>(&system)) return *m;
-  throw Error("integrator '" + std::string(who) + "' needs model " + Model::model_name + "; system '" +
+  throw Error("'" + std::string(who) + "' needs model " + Model::model_name + "; system '" +
               system.name() + "' does not provide it");
 }
 

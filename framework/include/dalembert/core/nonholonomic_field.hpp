@@ -46,10 +46,11 @@ class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {
   const ConstrainedLagrangian* model_ = nullptr;
   int n_ = 0, r_ = 0;
   bool mass_factored_ = false;
-  Mat M_, A_, MinvAt_, C_;
+  Mat M_, Minv_, A_, MinvAt_, C_;
   Eigen::LLT<Mat> mass_llt_;
   Eigen::LLT<Mat> c_llt_;
   Vec f_, tmp_, c_, lambda_, rhs_;
+  Mat tmp_cols_;
   ConstraintContractions contractions_;
 };
 

@@ -15,7 +15,9 @@
 #include <Eigen/Geometry>
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
+#include <dalembert/core/system.hpp>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -151,6 +153,99 @@ class RigidBodyForces {
   std::vector<std::size_t> offsets_;
   std::vector<double> U_;
   std::vector<Vec3> Fe_, Te_;
+};
+
+/// The configuration of a state, unpacked: positions, rotation matrices, velocities, spatial Ω.
+struct RigidSnapshot {
+  std::vector<Vec3> x, v, W;
+  std::vector<Mat3> R;
+  void read(const RigidBodyModel& m, const State& s) {
+    const auto n = static_cast<std::size_t>(m.bodies());
+    x.resize(n), v.resize(n), W.resize(n), R.resize(n);
+    for (int i = 0; i < m.bodies(); ++i) {
+      Eigen::Quaterniond q;
+      read_body(m, s, i, x[i], q, v[i], W[i]);
+      R[i] = q.normalized().toRotationMatrix();
+    }
+  }
+};
+
+/// A system that is a RigidBodyModel: layout, energy E = Σ ½m|v|² + ½J|Ω|² + U (spec §3.0) and the
+/// diagnostics KE_t, KE_r, every potential piece by name, E, P = Σ m v, S = Σ J Ω (spin),
+/// L = Σ (x × m v + J Ω), followed by the system's own. Header-only; safe to share between threads.
+class RigidBodySystem : public System, public RigidBodyModel {
+ public:
+  Layout layout() const override { return rigid_body_layout(bodies(), translational()); }
+
+  double energy(const State& s) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    prepare(s);
+    return kinetic_t() + kinetic_r() + eval_.energy(snap_.x.data(), snap_.R.data());
+  }
+
+  void diagnostic_names(std::vector<std::string>& n) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!bound_) eval_.bind(*this), bound_ = true;
+    n.clear();
+    if (translational()) n.push_back("KE_t");
+    n.push_back("KE_r");
+    for (const auto& u : eval_.energy_names()) n.push_back(u);
+    n.push_back("E");
+    if (translational())
+      for (const char* c : {"P_x", "P_y", "P_z"}) n.push_back(c);
+    for (const char* c : {"S_x", "S_y", "S_z"}) n.push_back(c);
+    if (translational())
+      for (const char* c : {"L_x", "L_y", "L_z"}) n.push_back(c);
+    extra_diagnostic_names(n);
+  }
+
+  void diagnostics(const State& s, double* out) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    prepare(s);
+    const double U = eval_.energy(snap_.x.data(), snap_.R.data());
+    const double kt = kinetic_t(), kr = kinetic_r();
+    if (translational()) *out++ = kt;
+    *out++ = kr;
+    for (double u : eval_.energies()) *out++ = u;
+    *out++ = kt + kr + U;
+    Vec3 P = Vec3::Zero(), S = Vec3::Zero(), L = Vec3::Zero();
+    for (int i = 0; i < bodies(); ++i) {
+      P += mass(i) * snap_.v[i];
+      S += inertia(i) * snap_.W[i];
+      L += mass(i) * snap_.x[i].cross(snap_.v[i]);
+    }
+    L += S;
+    if (translational())
+      for (int k = 0; k < 3; ++k) *out++ = P[k];
+    for (int k = 0; k < 3; ++k) *out++ = S[k];
+    if (translational())
+      for (int k = 0; k < 3; ++k) *out++ = L[k];
+    extra_diagnostics(snap_, out);
+  }
+
+ protected:
+  virtual void extra_diagnostic_names(std::vector<std::string>&) const {}
+  virtual void extra_diagnostics(const RigidSnapshot&, double*) const {}
+
+ private:
+  void prepare(const State& s) const {
+    if (!bound_) eval_.bind(*this), bound_ = true;
+    snap_.read(*this, s);
+  }
+  double kinetic_t() const {
+    double k = 0;
+    for (int i = 0; i < bodies(); ++i) k += 0.5 * mass(i) * snap_.v[i].squaredNorm();
+    return k;
+  }
+  double kinetic_r() const {
+    double k = 0;
+    for (int i = 0; i < bodies(); ++i) k += 0.5 * inertia(i) * snap_.W[i].squaredNorm();
+    return k;
+  }
+  mutable std::mutex mutex_;
+  mutable bool bound_ = false;
+  mutable RigidBodyForces eval_;
+  mutable RigidSnapshot snap_;
 };
 
 }  // namespace dalembert

@@ -17,6 +17,8 @@ struct NewtonOptions {
   bool finite_difference_jacobian = false;  // ignore the analytic Jacobian
   double fd_step = 1e-7;                      // relative step of the forward difference
   double stagnation_floor = 1e-9;             // steps below this·(1+‖u‖) that stop shrinking end the solve
+  double residual_tolerance = 0.0;            // ‖R(u)‖∞ at or below this is a solution (0: off). For
+                                              // near-singular systems whose iterates wander at R ≈ 0.
 };
 
 struct NewtonReport {
@@ -58,6 +60,10 @@ class NewtonSolver {
     double previous_step = 0.0;
     for (int it = 1; it <= opt.max_iterations; ++it) {
       residual(u, r_);
+      if (opt.residual_tolerance > 0.0 && r_.lpNorm<Eigen::Infinity>() <= opt.residual_tolerance) {
+        rep.residual_norm = r_.lpNorm<Eigen::Infinity>();
+        return rep;
+      }
       if (opt.finite_difference_jacobian) {
         finite_difference_jacobian(residual, u, J_, opt.fd_step);
       } else {

@@ -4,7 +4,7 @@
 //
 // Per step, one force/torque evaluation; (F_k, T_k) is cached from the previous step (spec §3.0).
 // The attitude of each body is kept in the chosen storage (spec §2.7); the state's quaternion is
-// written from it after each step. If the state is changed from outside between steps (it differs
+// written from it after each step. If q or v is changed from outside between steps (it differs
 // from what the last step wrote), the kernel re-synchronises (start()).
 //
 // Published discrete quantities: the external (wall/gravity) impulse I_k accumulated with the
@@ -72,14 +72,24 @@ class MapKernel {
     P0_ = momentum();
     last_q_ = s.q;
     last_v_ = s.v;
-    last_t_ = s.t;
     started_ = true;
   }
 
   /// One step of signed size h. Throws StepFailure (state unchanged) when the exact root does not
   /// exist (h|w| ≥ 1, spec §2.7 / A4).
   void step(State& s, double h) {
-    if (!started_ || s.t != last_t_ || s.q != last_q_ || s.v != last_v_) start(s);
+    try {
+      advance(s, h);
+    } catch (...) {
+      started_ = false;  // the state is unchanged; internal buffers may not be: re-read it next time
+      throw;
+    }
+  }
+
+ private:
+  void advance(State& s, double h) {
+    // Re-synchronise only if q or v were changed from outside (the runner sets t = t0 + k h itself).
+    if (!started_ || s.q != last_q_ || s.v != last_v_) start(s);
     const double hh = 0.5 * h;
     // 1./1'. The rotational kick and the increment, for all bodies, BEFORE anything is changed.
     for (int i = 0; i < n_; ++i) {
@@ -154,9 +164,9 @@ class MapKernel {
     s.t += h;
     last_q_ = s.q;
     last_v_ = s.v;
-    last_t_ = s.t;
   }
 
+ public:
   void quantity_names(std::vector<std::string>& names) const {
     names = {"impulse_x", "impulse_y", "impulse_z", "impulse_balance_x", "impulse_balance_y", "impulse_balance_z",
              "chart_switches"};
@@ -203,7 +213,6 @@ class MapKernel {
   std::vector<Attitude> att_;
   Vec3 Fext_ = Vec3::Zero(), impulse_ = Vec3::Zero(), P0_ = Vec3::Zero();
   Eigen::VectorXd last_q_, last_v_;
-  double last_t_ = 0.0;
 };
 
 /// The integrator plugin class shared by the map plugins (each plugin only describes itself).

@@ -19,6 +19,9 @@ inline Mat3 skew(const Vec3& a) {
   return S;
 }
 
+/// hat = skew (the name used by math/se2.hpp).
+inline Mat3 hat(const Vec3& a) { return skew(a); }
+
 /// vee(S(a)) = a; for a general matrix, the vee of its skew part times 2: vee(A − Aᵀ)/2 is returned
 /// by `vee_skew_part`.
 inline Vec3 vee(const Mat3& S) { return Vec3(S(2, 1), S(0, 2), S(1, 0)); }

@@ -27,6 +27,11 @@ struct RunReport {
 
 BOOST_SYMBOL_VISIBLE RunReport run_study(const Study& study, const RunOptions& options = {});
 
+/// A sweep: every cell of the grid is the study with the axis values written in, run into
+/// cells/<name>/ of the sweep's folder (cells in parallel); sweep.csv tabulates each cell's
+/// summaries and fitted orders per integrator. A cell that fails is recorded, not fatal.
+BOOST_SYMBOL_VISIBLE RunReport run_sweep(const Study& study, const RunOptions& options = {});
+
 /// The plotting script: $DALEMBERT_PLOT_SCRIPT, the installed copy, or the source tree's.
 BOOST_SYMBOL_VISIBLE std::filesystem::path plot_script();
 

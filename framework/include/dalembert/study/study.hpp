@@ -5,6 +5,7 @@
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,29 @@ struct Reference {
   PluginUse run;  // when !exact: integrator and its step size (run.h)
 };
 
+/// Ensemble studies: N initial states drawn by a sampler, every member integrated.
+struct EnsembleSpec {
+  long size = 0;
+  std::uint64_t seed = 0;
+  PluginUse sampler;
+  std::vector<double> quantiles;  // e.g. 0.05, 0.5, 0.95
+  bool write_members = true;      // every member's recorded rows to ensemble_members_<label>.csv
+};
+
+/// One axis of a sweep: a name, the JSON pointers into the study that take its values, the values.
+struct SweepAxis {
+  std::string name;
+  std::vector<std::string> set;  // e.g. "/integrators/0/params/beta"
+  std::vector<double> values;
+};
+
+/// Sweep studies: a grid over any system or integrator parameter; each cell is the study itself
+/// (kind `of`) with the axis values written in.
+struct SweepSpec {
+  std::string of;  // "trajectory" or "convergence"
+  std::vector<SweepAxis> axes;
+};
+
 struct Study {
   std::string file;  // where it was read from ("" if built in code)
   std::string name, kind, description;
@@ -47,6 +71,8 @@ struct Study {
   double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
   double plateau = 1e-12;         // errors below this are round-off, masked from the fit
   std::vector<std::string> plugin_paths;
+  EnsembleSpec ensemble;  // kind == "ensemble"
+  SweepSpec sweep;        // kind == "sweep"
   nlohmann::json figures = nlohmann::json::array();
   nlohmann::json raw;  // the file as read
   std::string where(const std::string& json_path) const { return file + ": " + json_path; }
