@@ -14,12 +14,19 @@ indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry
               adds a zoomed inset
   convergence log-log error ("y", default error_qv) against h from convergence.csv, one line per
               integrator, labelled with its fitted order
-  members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv)
+  members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv); with
+              "x" and "times", every member's point (x, y) at those times
+  (path and members snapshots take "outline": {"ellipse": [a, b]}, e.g. a billiard table)
   ensemble    ensembles: a statistics column "y" (e.g. energy_error_var) against t, one line per
               integrator; "band": "c" shades the c_q5..c_q95 quantile band of column c instead
   sweep       sweeps: metric "y" against axis "x" from sweep.csv, one line per integrator (and per
               value of the second axis "series")
   heatmap     sweeps: metric "value" over axes "x" and "y" for integrator "label"
+  summary     trajectory studies run at several step sizes: a task summary "y" against the task's h,
+              log-log, one line per label prefix (the label up to its first "_"), with the slope
+              fitted over the "fit" smallest h
+  snapshots   bodies at chosen "times": circles of "radius" at columns x_<i>, y_<i> of the first
+              trajectory file, the outline joining them, and a wall at x = "wall_x" if given
 """
 import csv
 import json
@@ -89,6 +96,14 @@ def draw_timeseries(ax_list, folder, manifest, fig):
         ax_list[-1].set_xlim(*fig["xlim"])
 
 
+def draw_outline(ax, fig):
+    """"outline": {"ellipse": [a, b]} draws the table x²/a² + y²/b² = 1."""
+    if "ellipse" in fig.get("outline", {}):
+        a, b = fig["outline"]["ellipse"]
+        ts = [2 * math.pi * k / 400 for k in range(401)]
+        ax.plot([a * math.cos(t) for t in ts], [b * math.sin(t) for t in ts], "k-", linewidth=1.2)
+
+
 def draw_path(ax, folder, manifest, fig):
     inset = fig.get("inset")  # {"center": [x, y], "halfwidth": w}: a zoomed inset (seed 001 Fig 2)
     axin = ax.inset_axes([0.58, 0.58, 0.4, 0.4]) if inset else None
@@ -103,6 +118,7 @@ def draw_path(ax, folder, manifest, fig):
         axin.set_ylim(cy - w, cy + w)
         axin.tick_params(labelsize=6)
         ax.indicate_inset_zoom(axin, edgecolor="gray")
+    draw_outline(ax, fig)
     ax.set_xlabel(fig.get("xlabel", fig["x"]))
     ax.set_ylabel(fig.get("ylabel", fig["y"]))
     ax.set_aspect("equal", adjustable="datalim")
@@ -135,7 +151,25 @@ def files_of_kind(manifest, kind, wanted):
     return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
 
 
+def draw_member_snapshots(ax, folder, manifest, fig):
+    """Every member's point (x, y) at each of the chosen times, one colour per time."""
+    for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
+        data = read_csv(os.path.join(folder, f["path"]))
+        for want in fig["times"]:
+            idx = [i for i, t in enumerate(data["t"]) if abs(t - want) < 1e-9 * max(1.0, abs(want))]
+            ax.plot([data[fig["x"]][i] for i in idx], [data[fig["y"]][i] for i in idx], ".", markersize=3,
+                    label=f"{f['label']}, t = {want:g} ({len(idx)} members)")
+    draw_outline(ax, fig)
+    ax.set_xlabel(fig.get("xlabel", fig["x"]))
+    ax.set_ylabel(fig.get("ylabel", fig["y"]))
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7)
+
+
 def draw_members(ax, folder, manifest, fig):
+    if "times" in fig:
+        return draw_member_snapshots(ax, folder, manifest, fig)
     y = fig["y"]
     for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
         data = read_csv(os.path.join(folder, f["path"]))
@@ -203,6 +237,58 @@ def draw_heatmap(ax, folder, manifest, fig):
     ax.set_ylabel(y)
 
 
+def fitted_slope(hs, es):
+    lx, ly = [math.log(h) for h in hs], [math.log(e) for e in es]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def draw_summary(ax, folder, manifest, fig):
+    key, fit = fig["y"], int(fig.get("fit", 1000))
+    groups = []
+    for t in manifest["tasks"]:
+        g = t["label"].split("_")[0]
+        if g not in groups:
+            groups.append(g)
+    for g in groups:
+        pts = sorted((abs(t["h"]), t["summary"][key]) for t in manifest["tasks"]
+                     if t["label"].split("_")[0] == g and key in t.get("summary", {}))
+        pts = [p for p in pts if p[1] > 0]
+        if not pts:
+            continue
+        hs, es = [p[0] for p in pts], [p[1] for p in pts]
+        text = f"{g} (slope {fitted_slope(hs[:fit], es[:fit]):.2f})" if len(pts) >= 2 else g
+        ax.loglog(hs, es, "o-", markersize=4, label=text)
+    ax.set_xlabel(fig.get("xlabel", "h"))
+    ax.set_ylabel(fig.get("ylabel", key))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+
+
+def draw_snapshots(ax, folder, manifest, fig):
+    f = task_files(manifest, fig.get("tasks"))[0]
+    data = read_csv(os.path.join(folder, f["path"]))
+    n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
+    times = fig["times"]
+    cmap = plt.get_cmap("viridis")
+    for k, want in enumerate(times):
+        i = min(range(len(data["t"])), key=lambda j: abs(data["t"][j] - want))
+        xs = [data[f"x_{b}"][i] for b in range(n)]
+        ys = [data[f"y_{b}"][i] for b in range(n)]
+        color = cmap(k / max(1, len(times) - 1))
+        if "radius" in fig:
+            for x, y in zip(xs, ys):
+                ax.add_patch(plt.Circle((x, y), fig["radius"], color=color, fill=False, linewidth=0.5))
+        ax.plot(xs + xs[:1], ys + ys[:1], "-", color=color, linewidth=0.6, label=f"t = {data['t'][i]:g}")
+    if "wall_x" in fig:
+        ax.axvline(fig["wall_x"], color="k", linewidth=2)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="upper right")
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -224,6 +310,12 @@ def main():
         elif kind == "convergence":
             f, ax = plt.subplots(figsize=(6.5, 5))
             draw_convergence(ax, folder, manifest, fig)
+        elif kind == "summary":
+            f, ax = plt.subplots(figsize=(6.5, 5))
+            draw_summary(ax, folder, manifest, fig)
+        elif kind == "snapshots":
+            f, ax = plt.subplots(figsize=(10, 6))
+            draw_snapshots(ax, folder, manifest, fig)
         elif kind in ("members", "ensemble", "sweep", "heatmap"):
             f, ax = plt.subplots(figsize=(7, 4.5))
             {"members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}[kind](

@@ -18,6 +18,13 @@ Integrator::~Integrator() = default;
 Observer::~Observer() = default;
 Guarded::~Guarded() = default;
 ImpactMap::~ImpactMap() = default;
+ExactEventLocator::~ExactEventLocator() = default;
+double Guarded::guard_rate(int sigma, const State& s) const {
+  Vec dg(s.q.size());
+  guard_gradient(sigma, s.q, dg);
+  return dg.dot(s.v);
+}
+std::string Guarded::guard_name(int sigma) const { return "guard " + std::to_string(sigma); }
 PluginFactory::~PluginFactory() = default;
 
 const char* to_string(PluginKind k) {

@@ -12,7 +12,7 @@ void ConstraintContractions::bind(const ConstrainedLagrangian& model) {
 void ConstraintContractions::curvature(ConstVecRef q, ConstVecRef v, VecRef c) {
   for (int a = 0; a < model_->num_constraints(); ++a) {
     model_->constraint_gradient(q, a, G_);
-    Gv_.noalias() = G_ * v;
+    small_product(Gv_, G_, v);
     c[a] = v.dot(Gv_);
   }
 }
@@ -20,7 +20,7 @@ void ConstraintContractions::curvature(ConstVecRef q, ConstVecRef v, VecRef c) {
 void ConstraintContractions::derivative(ConstVecRef q, ConstVecRef w, MatRef DA) {
   for (int a = 0; a < model_->num_constraints(); ++a) {
     model_->constraint_gradient(q, a, G_);
-    DA.row(a).noalias() = w.transpose() * G_;
+    small_product(DA.row(a), w.transpose(), G_);
   }
 }
 
@@ -50,31 +50,48 @@ void NonholonomicVectorField::bind(const ConstrainedLagrangian& model) {
   lambda_.resize(r_);
   rhs_.resize(r_);
   contractions_.bind(model);
+  constant_mass_ = model.constant_mass();
+  external_force_ = model.has_external_force();
+  mass_structure_ = constant_mass_ ? MassStructure::Dense : MassStructure::ConfigurationDependent;
+  inv_diag_.resize(n_);
   mass_factored_ = false;
 }
 
 void NonholonomicVectorField::factor_mass(ConstVecRef q) {
-  if (mass_factored_ && model_->constant_mass()) return;
+  if (mass_factored_ && constant_mass_) return;
   model_->mass(q, M_);
   mass_llt_.compute(M_);
   if (mass_llt_.info() != Eigen::Success) throw StepFailure("mass matrix is not positive definite", 0.0);
-  if (model_->constant_mass()) {  // once: M⁻¹ as a matrix, so every later solve is a small product
+  if (constant_mass_) {  // once: M⁻¹ as a matrix (or nothing, or a diagonal), so every later solve is cheap
     Minv_.setIdentity();
     mass_llt_.solveInPlace(Minv_);
+    mass_structure_ = classify_mass(M_);
+    inv_diag_ = M_.diagonal().cwiseInverse();
   }
   mass_factored_ = true;
 }
 
 void NonholonomicVectorField::solve_mass(ConstVecRef q, MatRef b) {
   factor_mass(q);
-  if (!model_->constant_mass()) {
-    mass_llt_.solveInPlace(b);
-  } else if (b.cols() == 1) {
-    tmp_.noalias() = Minv_ * b.col(0);
-    b.col(0) = tmp_;
-  } else {
-    tmp_cols_.noalias() = Minv_ * b;
-    b = tmp_cols_;
+  switch (mass_structure_) {
+    case MassStructure::Identity:
+      return;
+    case MassStructure::Diagonal:
+      b = inv_diag_.asDiagonal() * b;
+      return;
+    case MassStructure::ConfigurationDependent:
+      mass_llt_.solveInPlace(b);
+      return;
+    case MassStructure::Dense:
+      if (b.cols() == 1) {
+        small_product(tmp_, Minv_, b.col(0));
+        b.col(0) = tmp_;
+      } else {
+        if (b.cols() > tmp_cols_.cols()) tmp_cols_.resize(n_, b.cols());  // wider than Aᵀ: not on the step path
+        small_product(tmp_cols_.leftCols(b.cols()), Minv_, b);
+        b = tmp_cols_.leftCols(b.cols());
+      }
+      return;
   }
 }
 
@@ -82,11 +99,11 @@ void NonholonomicVectorField::evaluate(double t, ConstVecRef q, ConstVecRef v, V
   // f = −∇V − c + F
   model_->potential_gradient(q, f_);
   f_ = -f_;
-  if (!model_->constant_mass()) {
+  if (!constant_mass_) {
     model_->coriolis(q, v, tmp_);
     f_ -= tmp_;
   }
-  if (model_->has_external_force()) {
+  if (external_force_) {
     model_->external_force(t, q, v, tmp_);
     f_ += tmp_;
   }
@@ -95,17 +112,25 @@ void NonholonomicVectorField::evaluate(double t, ConstVecRef q, ConstVecRef v, V
     model_->constraint_matrix(q, A_);
     MinvAt_ = A_.transpose();
     solve_mass(q, MinvAt_);  // B = M⁻¹Aᵀ
-    C_.noalias() = A_ * MinvAt_;
-    c_llt_.compute(C_);
-    if (c_llt_.info() != Eigen::Success) throw StepFailure("constraint matrix A M⁻¹ Aᵀ is singular", 0.0);
     contractions_.curvature(q, v, c_);
     // λ = −C⁻¹ [A a + (∂A/∂q)[v]v]   (spec 000 §2.0)
-    rhs_.noalias() = A_ * f_;
+    small_product(rhs_, A_, f_);
     rhs_ += c_;
-    lambda_ = -rhs_;
-    c_llt_.solveInPlace(lambda_);
-    vdot = f_;
-    vdot.noalias() += MinvAt_ * lambda_;
+    if (r_ == 1) {  // one constraint: C = A M⁻¹ Aᵀ is a positive number
+      const double C = A_.row(0).dot(MinvAt_.col(0));
+      if (!(C > 0.0)) throw StepFailure("constraint matrix A M⁻¹ Aᵀ is singular", 0.0);
+      lambda_[0] = -rhs_[0] / C;
+      vdot = f_ + lambda_[0] * MinvAt_.col(0);
+    } else {
+      small_product(C_, A_, MinvAt_);
+      c_llt_.compute(C_);
+      if (c_llt_.info() != Eigen::Success) throw StepFailure("constraint matrix A M⁻¹ Aᵀ is singular", 0.0);
+      lambda_ = -rhs_;
+      c_llt_.solveInPlace(lambda_);
+      vdot = f_;
+      small_product(tmp_, MinvAt_, lambda_);
+      vdot += tmp_;
+    }
   } else {
     vdot = f_;
   }

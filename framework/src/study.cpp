@@ -41,7 +41,8 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
   for (std::size_t i = 0; i < f.size(); ++i) {
     const JsonCursor fi = f.at(i);
     fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
-                   "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset"});
+                   "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset", "fit", "times",
+                   "radius", "wall_x"});
     (void)fi["name"].string();
     const std::string type = fi["type"].string();
     if (std::find(types.begin(), types.end(), type) == types.end()) {
@@ -243,7 +244,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   }
   s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
                                   : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
-                                                            : std::vector<std::string>{"timeseries", "path"});
+                                                            : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"});
   return s;
 }
 

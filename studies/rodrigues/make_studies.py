@@ -53,7 +53,9 @@ write("fig1_pendulum", {
     "h": 0.1, "T": 10, "record_every": 100000,
     "integrators": [{"label": f"{lab}_j{j}", "plugin": p, "h": h} for lab, p in MAPS.items() for j, h in enumerate(ladder)],
     "observers": [{"plugin": "rrp_error_measures", "params": {"reference": True, "track_diagnostics": False}}],
-    "figures": [],  # drawn by plot_rodrigues.py (log-log of the task summaries against h)
+    "figures": [{"name": "fig1_" + key, "type": "summary", "y": key, "fit": 5,
+                 "title": f"3D pendulum, t_N = 10: {key} (seed 003 Fig. 1)"}
+                for key in ("E_error_38", "q_error_37", "true_H1_error")],
     "claims": {"source": "spec 003 claims 7-9", "slopes_over_5_finest": {"R23": {"E": 2.0, "q": 1.0}, "R25": {"E": 2.0, "q": 1.0},
                                                                           "C27": {"E": 1.0, "q": 0.5}},
                "at_h_0.0125": {"R23": {"E": 6.907e-5, "q": 8.772e-4}, "R25": {"E": 7.883e-6, "q": 3.762e-3},
@@ -112,7 +114,11 @@ write("fig3_torus", {
     "h": 1e-3, "T": 35, "record_every": 50,
     "integrators": [{"label": "R25", "plugin": "rodrigues_25"}],
     "observers": ["trajectory", "diagnostics"],
-    "figures": [  # the snapshot images: plot_rodrigues.py
+    "figures": [
+        {"name": "fig3_snapshots_impact", "type": "snapshots", "times": [0, 0.1, 0.6, 1.2, 1.8, 2.4],
+         "radius": 0.0588897, "wall_x": 0.0, "title": "Binder torus, map (25), h = 1e-3: impact (seed 003 Fig. 3)"},
+        {"name": "fig3_snapshots", "type": "snapshots", "times": [0, 0.1, 0.6, 1.2, 1.8, 2.4, 5, 15, 25, 35],
+         "radius": 0.0588897, "wall_x": 0.0, "title": "Binder torus, map (25), h = 1e-3 (seed 003 Fig. 3)"},
         {"name": "fig3_centroid", "type": "timeseries", "y": "centroid_x", "ylabel": "centroid x",
          "title": "Torus centroid (drifts away at ~0.51 v0 after the rebound)"}],
 })
@@ -184,7 +190,8 @@ write("fig7_torus_convergence", {
     "h": 5e-4, "T": 1, "record_every": 1000000,
     "integrators": [{"label": f"{lab}_h{k}", "plugin": p, "h": h} for lab, p in MAPS.items() for k, h in enumerate(fig7_h)],
     "observers": [{"plugin": "rrp_error_measures", "params": {"track_diagnostics": False}}],
-    "figures": [],  # drawn by plot_rodrigues.py
+    "figures": [{"name": "fig7_E_error_38", "type": "summary", "y": "E_error_38", "fit": 4,
+                 "title": "Binder torus, t_N = 1: E-error (seed 003 Fig. 7)"}],
     "claims": {"source": "spec 003 claim 18", "E_slope_min": {"R23": 1.6, "R25": 1.6}, "E_slope_range": {"C27": [0.85, 1.2]}},
 })
 

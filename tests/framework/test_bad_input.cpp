@@ -127,9 +127,9 @@ TEST_CASE("unknown plugin: path, name, nearest name and the available ones", "[c
   StudyCase c("unknown_plugin");
   SECTION("integrator") {
     json j = particle_study();
-    j["integrators"].push_back("rk5");
+    j["integrators"].push_back("rkk4");
     const auto r = c.run(j);
-    check_one_line_error(r, {c.file.string() + ": /integrators/1", "unknown integrator plugin 'rk5'",
+    check_one_line_error(r, {c.file.string() + ": /integrators/1", "unknown integrator plugin 'rkk4'",
                              "did you mean 'rk4'", "available: ", "nonholonomic_newmark"});
   }
   SECTION("system") {
@@ -362,9 +362,9 @@ TEST_CASE("missing plugin: empty or absent plugin folder, unloadable file", "[cl
   json j = particle_study();
   SECTION("plugin_paths names an empty folder and the plugin does not exist") {
     j["plugin_paths"] = {empty.string()};
-    j["integrators"][0] = {{"label", "X"}, {"plugin", "rk5"}};
+    j["integrators"][0] = {{"label", "X"}, {"plugin", "rkk4"}};
     const auto r = c.run(j);
-    check_one_line_error(r, {c.file.string() + ": /integrators/0", "unknown integrator plugin 'rk5'",
+    check_one_line_error(r, {c.file.string() + ": /integrators/0", "unknown integrator plugin 'rkk4'",
                              "did you mean 'rk4'", "available: ", "rk4", empty.string()});
   }
   SECTION("plugin_paths names a folder that does not exist") {

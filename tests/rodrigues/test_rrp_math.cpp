@@ -133,7 +133,7 @@ TEST_CASE("Claim 3: the increment roots of (23) and (25) (spec 003 §3.1, §3.4)
     REQUIRE(rrp::increment_exact(w, h, da));
     // (15), spatial form: h w = 4 Δα / (4 + |Δα|²)
     CHECK((h * w - 4.0 * da / (4.0 + da.squaredNorm())).norm() < 1e-15 * (1 + 4 * h * w.norm()));
-    CHECK(std::abs(rrp::angle(da) - std::asin(h * w.norm())) < 1e-15 * 4);  // angle arcsin(h|w|)
+    CHECK(std::abs(rrp::angle(da) - std::asin(h * w.norm())) < 1e-14);  // angle arcsin(h|w|)
     const Vec3 d25 = rrp::increment_truncated(w, h);
     CHECK(std::abs(rrp::angle(d25) - 2 * std::atan(h * w.norm() / 2)) < 1e-15 * 4);
     CHECK((d25.normalized() - w.normalized()).norm() < 1e-15 * 4);

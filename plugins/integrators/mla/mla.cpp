@@ -50,13 +50,13 @@ class ModifiedLagrangeDalembert final : public Integrator {
     if (q1_.size() != 0 && q1_.size() != n_)
       throw Error("integrator '" + name() + "': parameter q1 has " + std::to_string(q1_.size()) +
                   " components; system '" + s.name() + "' has " + std::to_string(n_));
-    const int m = form_ == Form::Multiplier ? n_ + r_ : n_;
-    newton_.resize(m);
-    u_.resize(m);
-    up_.resize(m);
-    um_.resize(m);
-    rp_.resize(m);
-    rm_.resize(m);
+    // One-step Newton on Δq (n unknowns); the multiplier form on (Δq, Λ) (n + r unknowns).
+    newton_.resize(n_);
+    u_.resize(n_);
+    jac_[0].resize(n_);
+    newton_multiplier_.resize(n_ + r_);
+    w_.resize(n_ + r_);
+    jac_[1].resize(n_ + r_);
     q_prev_.resize(n_);
     q_.resize(n_);
     q_next_.resize(n_);
@@ -116,14 +116,14 @@ class ModifiedLagrangeDalembert final : public Integrator {
     } else {
       // Multiplier form (spec §3.2): P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1}) − μ(q_k)ᵀΛ = 0, ω = 0.
       dm_.legendre_plus(q_prev_, q_, h, Pplus_);
-      u_.head(n_) = q_ - q_prev_;
-      u_.tail(r_).setZero();
+      w_.head(n_) = q_ - q_prev_;
+      w_.tail(r_).setZero();
       dm_.model().constraint_matrix(q_, A_);
       auto residual = [this, h](const Vec& u, Vec& R) { multiplier_residual(u, h, R); };
       auto jacobian = [this, &residual](const Vec& u, Mat& J) { central_jacobian(residual, u, J); };
-      rep = newton_.solve(residual, jacobian, u_, opt_);
+      rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
       check(rep);
-      q_next_ = q_ + u_.head(n_);
+      q_next_ = q_ + w_.head(n_);
     }
     // π_{k+1} = π^+(q_k, q_{k+1}) (spec §3.2 item 2); also the momentum-matching check (claim 14).
     dm_.momentum_plus(q_, q_next_, h, pi_next_);
@@ -197,18 +197,23 @@ class ModifiedLagrangeDalembert final : public Integrator {
   }
 
   // Central differences, step 1e-7 max(1, |u_j|) (spec §3.2).
+  struct JacobianBuffers {
+    Vec up, um, rp, rm;
+    void resize(int m) { up.resize(m), um.resize(m), rp.resize(m), rm.resize(m); }
+  };
   template <class Residual>
   void central_jacobian(Residual& residual, const Vec& u, Mat& J) {
-    up_ = u;
-    um_ = u;
+    JacobianBuffers& b = jac_[u.size() == n_ ? 0 : 1];
+    b.up = u;
+    b.um = u;
     for (int j = 0; j < u.size(); ++j) {
       const double d = 1e-7 * std::max(1.0, std::abs(u[j]));
-      up_[j] = u[j] + d;
-      um_[j] = u[j] - d;
-      residual(up_, rp_);
-      residual(um_, rm_);
-      J.col(j) = (rp_ - rm_) / (2.0 * d);
-      up_[j] = um_[j] = u[j];
+      b.up[j] = u[j] + d;
+      b.um[j] = u[j] - d;
+      residual(b.up, b.rp);
+      residual(b.um, b.rm);
+      J.col(j) = (b.rp - b.rm) / (2.0 * d);
+      b.up[j] = b.um[j] = u[j];
     }
   }
 
@@ -224,13 +229,14 @@ class ModifiedLagrangeDalembert final : public Integrator {
   double fail_residual_;
   Vec q1_;
   DiscreteNonholonomicMechanics dm_;
-  NewtonSolver newton_;
+  NewtonSolver newton_, newton_multiplier_;
+  JacobianBuffers jac_[2];
   int n_ = 0, r_ = 0, k_ = 0;
   long steps_ = 0;
   double t_ = 0.0;
   bool have_prev_ = false, q1_pending_ = false;
   const Vec* pi_target_ = nullptr;
-  Vec u_, up_, um_, rp_, rm_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
+  Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
   Mat B_, A_;
   std::vector<std::string> names_;
   std::vector<double> values_;

@@ -132,8 +132,9 @@ std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
   NewtonOptions opt;
   opt.tolerance = p.number("newton_tolerance");
   // At β + β′ = ½ the Jacobian is near-singular (Remark 3.3): iterates wander with R at round-off;
-  // any of them solves (N1)–(N4), so accept a residual at round-off level.
-  opt.residual_tolerance = 1e-14;
+  // any of them solves (N1)–(N4), so there accept a residual at round-off level. Consistent
+  // schemes keep the plain step criterion.
+  if (std::abs(p.number("beta") + p.number("beta_prime") - 0.5) <= 1e-8) opt.residual_tolerance = 1e-12;
   opt.max_iterations = static_cast<int>(p.integer("newton_max_iterations"));
   opt.finite_difference_jacobian = p.boolean("finite_difference_jacobian");
   return std::make_unique<NonholonomicNewmark>(np, opt);

@@ -14,6 +14,7 @@
 // coordinates), v = (ṙ, their time derivatives). For G = SE(2) the group coordinates are (θ, x, y)
 // (spec §2.0). Integrators convert (q, v) ↔ (r, g, u, ξ) with the helpers below; a new group is
 // added by a new LieGroup value and a new branch in those helpers, not by new virtual functions.
+#include <Eigen/Cholesky>
 #include <boost/config.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/state.hpp>
@@ -56,7 +57,7 @@ class BOOST_SYMBOL_VISIBLE LieGroupModel {
 
   // ---- derived, non-virtual (implemented in lie_group_model.cpp; they allocate: use outside step)
   int group_dim() const { return group_dimension(group()); }
-  int dof() const { return shape_dim() + group_dim(); }
+  int reduced_dim() const { return shape_dim() + group_dim(); }  ///< n = dim S + dim G
 };
 
 /// Conversions between the shared state (q, v) and the model's (r, g, u, ξ), allocation-free.
@@ -82,4 +83,30 @@ void constrained_acceleration(const LieGroupModel&, double t, ConstVecRef q, Con
 bool coordinate_mass_is_constant(const LieGroupModel&);
 
 }  // namespace lie
+
+/// The constrained equations of motion in quasi-velocities w (q̇ = B_D(q) w), a reduced ODE that
+/// stays on D by construction (spec 001 §3.4: "RK2 on the reduced ODE", the control):
+///     q̇ = B_D w,   (B_DᵀMB_D) ẇ = B_Dᵀ (f − M (DB_D[q̇]) w),
+/// constant coordinate mass M, DB_D[q̇] by central differences (relative error ~1e-10).
+/// Buffers are sized in bind(); evaluate() does not allocate.
+class BOOST_SYMBOL_VISIBLE QuasiVelocityField {
+ public:
+  void bind(const LieGroupModel& model);
+  int n() const { return n_; }
+  int k() const { return k_; }
+  /// w of an admissible coordinate velocity v at q (M-orthogonal: (BᵀMB)⁻¹BᵀM v).
+  void quasi_velocity(ConstVecRef q, ConstVecRef v, VecRef w);
+  /// v = B_D(q) w.
+  void velocity(ConstVecRef q, ConstVecRef w, VecRef v);
+  void evaluate(double t, ConstVecRef q, ConstVecRef w, VecRef qdot, VecRef wdot);
+
+ private:
+  void basis(ConstVecRef q, Mat& B);
+  const LieGroupModel* model_ = nullptr;
+  int nr_ = 0, n_ = 0, k_ = 0;
+  Mat M_, A_, E_, B_, Bp_, Bm_, MB_, BMB_;
+  Eigen::LLT<Mat> llt_;
+  Vec v_, qp_, f_, tmp_, tk_, fr_, fg_;
+};
+
 }  // namespace dalembert

@@ -10,6 +10,38 @@
 
 namespace dalembert {
 
+/// dst = l·r for the small dynamic-size operands of the vector field and the Newmark equations:
+/// a coefficient-based (lazy, inlined) product below 16 columns of l, where Eigen's general
+/// gemv/gemm kernels cost more in dispatch and packing than the arithmetic; the blocked product above.
+/// Operands must be plain matrices, blocks or transposes: an expression operand (e.g. s·A) would be
+/// evaluated into a heap temporary; pass the scalar as `alpha` instead.
+template <class Dst, class L, class R>
+inline void small_product(Dst&& dst, const L& l, const R& r, double alpha = 1.0) {
+  if (l.cols() <= 16)
+    dst.noalias() = alpha * l.lazyProduct(r);
+  else
+    dst.noalias() = alpha * (l * r);
+}
+
+/// dst += l·r, as small_product.
+template <class Dst, class L, class R>
+inline void small_product_add(Dst&& dst, const L& l, const R& r, double alpha = 1.0) {
+  if (l.cols() <= 16)
+    dst.noalias() += alpha * l.lazyProduct(r);
+  else
+    dst.noalias() += alpha * (l * r);
+}
+
+/// How a constant mass matrix is applied: M = I (nothing to do), M diagonal (a scaling), or dense.
+enum class MassStructure { Identity, Diagonal, Dense, ConfigurationDependent };
+
+/// Classifies a constant mass matrix once (bind time).
+inline MassStructure classify_mass(const Mat& M) {
+  if (M.isIdentity(0.0)) return MassStructure::Identity;
+  if (M.isDiagonal(0.0)) return MassStructure::Diagonal;
+  return MassStructure::Dense;
+}
+
 /// Contractions of the constraint gradient G^a_{ij} = ∂A_{ai}/∂q^j, with one n×n work buffer.
 class BOOST_SYMBOL_VISIBLE ConstraintContractions {
  public:
@@ -37,6 +69,8 @@ class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {
   /// y' = (q̇, v̇) at (t, q, v); also leaves λ(q,v) in multiplier().
   void evaluate(double t, ConstVecRef q, ConstVecRef v, VecRef qdot, VecRef vdot);
   const Vec& multiplier() const { return lambda_; }
+  /// How M is applied (known after the first evaluate/solve_mass): identity, diagonal, dense, M(q).
+  MassStructure mass_structure() const { return mass_structure_; }
 
   /// Factorises M(q) (once for constant mass) and solves M x = b in place.
   void solve_mass(ConstVecRef q, MatRef b);  // b may be a vector or a matrix of columns
@@ -46,6 +80,10 @@ class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {
   const ConstrainedLagrangian* model_ = nullptr;
   int n_ = 0, r_ = 0;
   bool mass_factored_ = false;
+  // The model's traits, read once in bind() (no virtual call per evaluation).
+  bool constant_mass_ = true, external_force_ = false;
+  MassStructure mass_structure_ = MassStructure::Dense;
+  Vec inv_diag_;  // M⁻¹ when M is constant and diagonal
   Mat M_, Minv_, A_, MinvAt_, C_;
   Eigen::LLT<Mat> mass_llt_;
   Eigen::LLT<Mat> c_llt_;

@@ -123,6 +123,7 @@ class DiscreteNonholonomicMechanics {
     model.mass(Vec::Zero(n_), M_);
     A_.resize(r_, n_);
     B_.resize(n_, n_ - r_);
+    MB_.resize(n_, n_ - r_);
     S_.resize(n_ - r_, n_ - r_);
     S_llt_ = Eigen::LLT<Mat>(n_ - r_);
     qc_.resize(n_);
@@ -240,12 +241,14 @@ class DiscreteNonholonomicMechanics {
  private:
   void factor(ConstVecRef q) {
     frame_.evaluate(q, B_);
-    S_.noalias() = B_.transpose() * M_ * B_;
+    MB_.noalias() = M_ * B_;
+    S_.noalias() = B_.transpose() * MB_;
     S_llt_.compute(S_);
   }
   // side 0: D1L_d, side 1: D2L_d.
   void slot(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
-    out.noalias() = M_ * (q1 - q0) / h;
+    v_ = (q1 - q0) / h;
+    out.noalias() = M_ * v_;  // (no temporary: v_ is preallocated)
     if (side == 0) out = -out;
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
       const double c = rule_.nodes[i];
@@ -277,7 +280,7 @@ class DiscreteNonholonomicMechanics {
   int n_ = 0, r_ = 0;
   NonholonomicVectorField field_;
   DistributionFrame frame_;
-  Mat M_, A_, B_, S_;
+  Mat M_, A_, B_, MB_, S_;
   Eigen::LLT<Mat> S_llt_;
   Vec qc_, v_, g_, qd_, vd_, P_, w_;
 };

@@ -53,6 +53,7 @@ class NewmarkResidual {
     Eigen::LLT<Mat> llt(M);
     if (llt.info() != Eigen::Success) throw Error("NewmarkResidual: the mass matrix is not positive definite");
     Minv_ = llt.solve(Mat::Identity(n_, n_));
+    unit_mass_ = classify_mass(M) == MassStructure::Identity;  // then every M⁻¹ product is skipped
     for (Vec* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
     rhs_.resize(r_);
     for (Mat* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
@@ -78,7 +79,7 @@ class NewmarkResidual {
     h_ = h;
     unconstrained_acceleration(qk_, ak_);
     model_->constraint_matrix(qk_, Ak_);
-    Bk_.noalias() = Minv_ * Ak_.transpose();  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
+    apply_minv(Bk_, Ak_.transpose());  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
   }
   double h() const { return h_; }
   const Vec& q_k() const { return qk_; }
@@ -88,8 +89,8 @@ class NewmarkResidual {
   /// (Same value as NonholonomicVectorField::multiplier(), computed here without allocating.)
   void continuous_multiplier(VecRef lambda) {
     contractions_.derivative(qk_, vk_, DA_);
-    rhs_.noalias() = Ak_ * ak_;
-    rhs_.noalias() += DA_ * vk_;
+    small_product(rhs_, Ak_, ak_);
+    small_product_add(rhs_, DA_, vk_);
     factor_constraint_matrix(Ak_, Bk_);
     lambda = -rhs_;
     c_llt_.solveInPlace(lambda);
@@ -116,7 +117,7 @@ class NewmarkResidual {
     discrete_constraint(Q, R.segment(n_, r_));
     // R3 = A(Q) V(Q,λ,λ′)   (N4) with v_{k+1} from (N2)
     eliminated_velocity(Q);
-    R.tail(r_).noalias() = AQ_ * V_;
+    small_product(R.tail(r_), AQ_, V_);
   }
 
   /// J = ∂R/∂u, spec 000 §3.2 item 3.
@@ -131,12 +132,12 @@ class NewmarkResidual {
     model_->potential_hessian(Q, hess_);
     contractions_.transpose_derivative(Q, lambda_prime, K_);
     K_ -= hess_;
-    H1_.noalias() = Minv_ * K_;
+    apply_minv(H1_, K_);
 
     J.setZero();
     // Row R1: [I − h²βH₁, −(h²/2)(1−2β)B(q_k), −h²βB(Q)]
     J.topLeftCorner(n_, n_).setIdentity();
-    J.topLeftCorner(n_, n_).noalias() -= (2.0 * hh * b) * H1_;
+    J.topLeftCorner(n_, n_) -= (2.0 * hh * b) * H1_;
     J.block(0, n_, n_, r_) = (-hh * (1.0 - 2.0 * b)) * Bk_;
     J.block(0, n_ + r_, n_, r_) = (-2.0 * hh * b) * BQ_;
     // Row R2: [∂Φ/∂Q, 0, 0]
@@ -145,9 +146,9 @@ class NewmarkResidual {
     contractions_.derivative(Q, V_, DA_);
     auto J3Q = J.block(n_ + r_, 0, r_, n_);
     J3Q = DA_ + AQ_ / h_;
-    J3Q.noalias() += (0.5 * h_ * (1.0 - 2.0 * bp)) * (AQ_ * H1_);
-    J.block(n_ + r_, n_, r_, r_).noalias() = (h_ * bp) * (AQ_ * Bk_);
-    J.block(n_ + r_, n_ + r_, r_, r_).noalias() = (0.5 * h_ * (1.0 - 2.0 * bp)) * (AQ_ * BQ_);
+    small_product_add(J3Q, AQ_, H1_, 0.5 * h_ * (1.0 - 2.0 * bp));
+    small_product(J.block(n_ + r_, n_, r_, r_), AQ_, Bk_, h_ * bp);
+    small_product(J.block(n_ + r_, n_ + r_, r_, r_), AQ_, BQ_, 0.5 * h_ * (1.0 - 2.0 * bp));
   }
 
   /// v_{k+1} = V(Q,λ,λ′) = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   ((N2), spec 000 §3.2 item 1).
@@ -162,7 +163,7 @@ class NewmarkResidual {
   /// Q(λ) = q_k + h v_k + (h²/2)(a(q_k) + B(q_k)λ)   ((N1) with β = 0, whatever β was set).
   void explicit_position(ConstVecRef lambda, VecRef Q) const {
     Q = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
-    Q.noalias() += (0.5 * h_ * h_) * (Bk_ * lambda);
+    small_product_add(Q, Bk_, lambda, 0.5 * h_ * h_);
   }
 
   /// R(λ) = Φ(q_k, Q(λ))   ((N3) with Q from (N1) at β = 0).
@@ -175,7 +176,7 @@ class NewmarkResidual {
   void explicit_jacobian(ConstVecRef lambda, MatRef J) {
     explicit_position(lambda, Qx_);
     discrete_constraint_jacobian(Qx_, dPhi_);
-    J.noalias() = (0.5 * h_ * h_) * (dPhi_ * Bk_);
+    small_product(J, dPhi_, Bk_, 0.5 * h_ * h_);
   }
 
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
@@ -187,10 +188,10 @@ class NewmarkResidual {
       throw StepFailure("nonholonomic Newmark: beta_prime = 1/2 leaves lambda' undetermined in (N2)+(N4)", 0.0);
     at_next_point(Q);
     G0_ = ak_;
-    G0_.noalias() += Bk_ * lambda;
+    small_product_add(G0_, Bk_, lambda);
     w_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
     factor_constraint_matrix(AQ_, BQ_);
-    rhs_.noalias() = AQ_ * w_;
+    small_product(rhs_, AQ_, w_);
     lambda_prime = -rhs_ / s;
     c_llt_.solveInPlace(lambda_prime);
   }
@@ -203,11 +204,11 @@ class NewmarkResidual {
     if (p_.discretization == ConstraintDiscretization::Eq14) {
       xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
       model_->constraint_matrix(xi_, Axi_);
-      Phi.noalias() = Axi_ * d_;
+      small_product(Phi, Axi_, d_);
     } else {
       model_->constraint_matrix(Q, Abar_);
       Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
-      Phi.noalias() = Abar_ * d_;
+      small_product(Phi, Abar_, d_);
     }
   }
 
@@ -231,11 +232,20 @@ class NewmarkResidual {
   /// a(q) = −M⁻¹∇V(q)   (spec 000 §2.0).
   void unconstrained_acceleration(ConstVecRef q, Vec& a) {
     model_->potential_gradient(q, grad_);
-    a.noalias() = -Minv_ * grad_;
+    apply_minv(a, grad_);
+    a = -a;
+  }
+  /// x = M⁻¹y (nothing to multiply when M = I).
+  template <class X, class Y>
+  void apply_minv(X& x, const Y& y) const {
+    if (unit_mass_)
+      x = y;
+    else
+      small_product(x, Minv_, y);
   }
   /// Factorises C = A M⁻¹ Aᵀ = A B (spec 000 §2.0), invertible for a regular system.
   void factor_constraint_matrix(const Mat& A, const Mat& B) {
-    C_.noalias() = A * B;
+    small_product(C_, A, B);
     c_llt_.compute(C_);
     if (c_llt_.info() != Eigen::Success)
       throw StepFailure("nonholonomic Newmark: C = A M^-1 A^T is not positive definite", 0.0);
@@ -244,15 +254,15 @@ class NewmarkResidual {
   void at_next_point(ConstVecRef Q) {
     unconstrained_acceleration(Q, aQ_);
     model_->constraint_matrix(Q, AQ_);
-    BQ_.noalias() = Minv_ * AQ_.transpose();  // B(Q) = M⁻¹A(Q)ᵀ
+    apply_minv(BQ_, AQ_.transpose());  // B(Q) = M⁻¹A(Q)ᵀ
   }
   /// G₀ = a(q_k) + B(q_k)λ and G₁ = a(Q) + B(Q)λ′ (with a(Q), A(Q), B(Q)).
   void accelerations(ConstVecRef u) {
     at_next_point(u.head(n_));
     G0_ = ak_;
-    G0_.noalias() += Bk_ * u.segment(n_, r_);
+    small_product_add(G0_, Bk_, u.segment(n_, r_));
     G1_ = aQ_;
-    G1_.noalias() += BQ_ * u.tail(r_);
+    small_product_add(G1_, BQ_, u.tail(r_));
   }
   /// V = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   (N2); needs accelerations().
   void eliminated_velocity(ConstVecRef Q) {
@@ -265,6 +275,7 @@ class NewmarkResidual {
   double h_ = 0.0;
   ConstraintContractions contractions_;
   Mat Minv_;
+  bool unit_mass_ = false;
   Vec qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_, rhs_;
   Mat Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
   Mat Bk_, BQ_;                           // n×r

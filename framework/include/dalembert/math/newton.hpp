@@ -69,8 +69,12 @@ class NewtonSolver {
       } else {
         jacobian(u, J_);
       }
-      lu_.compute(J_);
-      du_.noalias() = lu_.solve(r_);
+      if (J_.rows() == 1) {  // one unknown (e.g. one constraint): no LU
+        du_[0] = r_[0] / J_(0, 0);
+      } else {
+        lu_.compute(J_);
+        du_.noalias() = lu_.solve(r_);
+      }
       if (!du_.allFinite()) {
         throw StepFailure("Newton: singular or non-finite Jacobian at iteration " + std::to_string(it),
                           r_.lpNorm<Eigen::Infinity>(), it);

@@ -2,6 +2,7 @@
 // One run: a system, an integrator and observers, stepped from an initial state. The loop checks
 // every state for NaN/∞ and turns a StepFailure into a RunFailure naming the step and time.
 #include <atomic>
+#include <deque>
 #include <boost/config.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/integrator.hpp>
@@ -20,8 +21,14 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers = {});
 
   /// Hybrid systems: the impact law applied when one of the system's guards fires (the system
-  /// must provide the Guarded model). Bound to the system here; not owned.
+  /// must provide the Guarded model). Bound to the system here; not owned. The map's handling()
+  /// (Zeno cap, time tolerance, locator) becomes the run's impact handling.
   void set_impact_map(ImpactMap* map);
+  /// Overrides the impact handling taken from the map (call after set_impact_map).
+  void set_impact_handling(const ImpactHandling& h);
+  const ImpactHandling& impact_handling() const { return handling_; }
+  /// Impacts applied by the last run().
+  long impact_count() const { return impact_count_; }
 
   /// "t" followed by every observer's columns.
   const std::vector<std::string>& columns() const { return columns_; }
@@ -37,6 +44,22 @@ class BOOST_SYMBOL_VISIBLE Simulation {
 
  private:
   void record(const State& s, const RowSink& sink);
+  // Hybrid runs (spec 004 §2, §3; framework/src/simulation.cpp).
+  void run_hybrid(State& s, double h, long steps, long record_every, const RowSink& sink,
+                  std::atomic<long>* progress);
+  void checked_step(State& s, double h, long k, const char* what);
+  void trial(const State& from, double tau, long k);  // trial_ = one step of signed size tau from `from`
+  bool find_crossing(const State& s0, const State& s1, double dt, long k, int fired, double& tau, int& sigma);
+  bool locate_on_guard(const State& s0, double dt, int g, double lo, double hi, long k, double& tau);
+  bool locate_rate_zero(const State& s0, double dt, int g, double lo, double hi, long k, double& tau);
+  void polish_exact(const State& s0, double dt, int g, long k, double& tau);
+  bool apply_impact(State& s, int sigma, long k, double dir);
+  ImpactHandling handling_;
+  const ExactEventLocator* exact_locator_ = nullptr;
+  long impact_count_ = 0;
+  std::deque<double> recent_impacts_;
+  State trial_, pre_, prev_;
+  Vec dg_;
   const System& system_;
   Integrator& integrator_;
   ImpactMap* impact_map_ = nullptr;

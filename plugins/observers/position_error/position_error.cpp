@@ -1,0 +1,93 @@
+// Position error ‖q_k − q^ex(t_k)‖ against the exact trajectory through the initial state
+// (spec 002 §2 "Monitored quantities", §6 A4). q^ex is the system's closed form when it has one,
+// else the continuous flow integrated alongside by the framework's order-8 GBS scheme
+// (<dalembert/math/exact_discrete.hpp>, substep ≤ reference_substep). Parameter v0 replaces the
+// initial velocity of the exact trajectory (A4 interpretation (a) of Fig 3: v0 = R^{e−}(q0, q1)).
+#include <cmath>
+#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert/plugin/export.hpp>
+
+namespace {
+using namespace dalembert;
+
+class PositionError final : public Observer {
+ public:
+  PositionError(Vec v0, bool inf_norm, double substep) : v0_(std::move(v0)), inf_(inf_norm), substep_(substep) {}
+  void bind(const System& sys, const Integrator&) override {
+    sys_ = &sys;
+    closed_ = sys.has_exact_solution();
+    if (!closed_) {
+      const auto* m = dynamic_cast<const ConstrainedLagrangian*>(&sys);
+      if (!m)
+        throw Error("observer 'position_error': system '" + sys.name() +
+                    "' has neither an exact solution nor a ConstrainedLagrangian model");
+      flow_.bind(*m, 0.0, substep_);
+    }
+  }
+  void columns(std::vector<std::string>& c) const override { c = {"position_error"}; }
+  void start(const State& s0) override {
+    ref0_ = s0;
+    if (v0_.size() != 0) {
+      if (v0_.size() != s0.v.size()) throw Error("observer 'position_error': v0 has the wrong size");
+      ref0_.v = v0_;
+    }
+    ref_ = ref0_;
+    max_ = last_ = 0.0;
+  }
+  void step(const State& s) override {
+    last_ = error(s);
+    max_ = std::max(max_, last_);
+  }
+  void observe(const State& s, double* out) override { out[0] = s.t == ref0_.t ? 0.0 : last_; }
+  void summary(std::vector<std::pair<std::string, double>>& out) const override {
+    out.emplace_back("max_position_error", max_);
+    out.emplace_back("final_position_error", last_);
+  }
+
+ private:
+  double error(const State& s) {
+    if (closed_) {
+      sys_->exact_solution(ref0_, s.t, ex_);
+    } else {
+      flow_.flow(ref_.q, ref_.v, s.t - ref_.t);
+      ref_.t = s.t;
+      ex_ = ref_;
+    }
+    return inf_ ? (s.q - ex_.q).lpNorm<Eigen::Infinity>() : (s.q - ex_.q).norm();
+  }
+  Vec v0_;
+  bool inf_;
+  double substep_;
+  const System* sys_ = nullptr;
+  bool closed_ = false;
+  ForcedFlow flow_;
+  State ref0_, ref_, ex_;
+  double max_ = 0, last_ = 0;
+};
+
+PluginDescriptor describe() {
+  PluginDescriptor d;
+  d.name = "position_error";
+  d.kind = PluginKind::Observer;
+  d.version = "1.0.0";
+  d.summary = "Position error |q_k - q_exact(t_k)| (closed form, or an order-8 reference flow)";
+  d.seed = "002 (Fig 3, spec 002 §6 A4)";
+  const double inf = std::numeric_limits<double>::infinity();
+  d.params = {{"v0", ParamType::Json, nullptr, "initial velocity of the exact trajectory (default: the run's)"},
+              {"norm", ParamType::String, "2", "vector norm of the error", -inf, inf, {"2", "inf"}},
+              {"reference_substep", ParamType::Number, 0.05,
+               "substep of the reference flow when the system has no closed form", 1e-6, 10.0}};
+  d.make_observer = [](const Parameters& p) {
+    Vec v0;
+    const auto& j = p.json("v0");
+    if (j.is_array()) {
+      v0.resize(static_cast<Eigen::Index>(j.size()));
+      for (std::size_t i = 0; i < j.size(); ++i) v0[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+    }
+    return std::make_unique<PositionError>(v0, p.string("norm") == "inf", p.number("reference_substep"));
+  };
+  return d;
+}
+}  // namespace
+
+DALEMBERT_PLUGIN(describe)

@@ -1,0 +1,165 @@
+// The snakeboard (seed 001 §6.2, spec 001 §2.2) on S¹ × S¹ × SE(2): q = (ψ, φ, θ, x, y), ψ the rotor
+// angle, φ the wheel angle, (θ, x, y) the board pose; v = q̇. Joint torques u_ψ = A_ψ cos(2π f_ψ t),
+// u_φ = A_φ sin(2π f_φ t) (spec §2.2 "choice": torques, F = (u_ψ, u_φ, 0, 0, 0)). Two models:
+//  * ConstrainedLagrangian: constant M, constraint rows (34) (regular while cos φ ≠ 0) — RK methods;
+//  * LieGroupModel: ℓ = ½(u, ξ)ᵀ𝕄(u, ξ) with 𝕄 = M, connection A(r) and the regular direction
+//    ẽ₁(φ) = (sin φ, −l cos φ, 0) (spec §2.2, §3.3) — GNI and RDP, regular through cos φ = 0.
+#include <cmath>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/plugin/export.hpp>
+#include <iomanip>
+#include <numbers>
+#include <sstream>
+
+namespace {
+
+using namespace dalembert;
+constexpr double pi = std::numbers::pi;
+
+struct Params {
+  double m, l, I, J, a_psi, f_psi, a_phi, f_phi;
+};
+
+class Snakeboard final : public LagrangianSystem, public LieGroupModel {
+ public:
+  explicit Snakeboard(const Params& p) : p_(p) {
+    // M (spec §2.2): L = ½Iψ̇² + Iψ̇θ̇ + ½ml²θ̇² + Jφ̇² + ½m(ẋ² + ẏ²)
+    M_.setZero(5, 5);
+    M_(0, 0) = p.I;
+    M_(0, 2) = M_(2, 0) = p.I;
+    M_(1, 1) = 2 * p.J;
+    M_(2, 2) = p.m * p.l * p.l;
+    M_(3, 3) = M_(4, 4) = p.m;
+  }
+
+  Layout layout() const override {
+    return {{"psi", "phi", "theta", "x", "y"}, {"psidot", "phidot", "thetadot", "xdot", "ydot"}};
+  }
+
+  // ---- ConstrainedLagrangian ----
+  int dof() const override { return 5; }
+  int num_constraints() const override { return 2; }
+  void mass(ConstVecRef, MatRef M) const override { M = M_; }
+  double potential(ConstVecRef) const override { return 0.0; }
+  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
+  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
+  // (34): μ = [[0, 0, −l cosφ, −sin(θ+φ), cos(θ+φ)], [0, 0, l cosφ, −sin(θ−φ), cos(θ−φ)]]
+  void constraint_matrix(ConstVecRef q, MatRef A) const override {
+    const double phi = q[1], th = q[2], l = p_.l;
+    A << 0, 0, -l * std::cos(phi), -std::sin(th + phi), std::cos(th + phi),  //
+        0, 0, l * std::cos(phi), -std::sin(th - phi), std::cos(th - phi);
+  }
+  // G^a_{ij} = ∂μ_{ai}/∂q^j; nonzero columns j = φ (1) and θ (2). Then Σ G v v = μ̇q̇ of spec §2.2.
+  void constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
+    const double phi = q[1], th = q[2], l = p_.l;
+    G.setZero();
+    if (a == 0) {
+      G(2, 1) = l * std::sin(phi);
+      G(3, 1) = -std::cos(th + phi), G(4, 1) = -std::sin(th + phi);
+      G(3, 2) = -std::cos(th + phi), G(4, 2) = -std::sin(th + phi);
+    } else {
+      G(2, 1) = -l * std::sin(phi);
+      G(3, 1) = std::cos(th - phi), G(4, 1) = std::sin(th - phi);
+      G(3, 2) = -std::cos(th - phi), G(4, 2) = -std::sin(th - phi);
+    }
+  }
+  bool has_external_force() const override { return true; }
+  void external_force(double t, ConstVecRef, ConstVecRef, VecRef f) const override {
+    f.setZero();
+    f[0] = u_psi(t);
+    f[1] = u_phi(t);
+  }
+
+  // ---- LieGroupModel (spec §2.2, §3.3) ----
+  LieGroup group() const override { return LieGroup::SE2; }
+  int shape_dim() const override { return 2; }
+  int num_symmetry_directions() const override { return 1; }
+  void locked_mass(ConstVecRef, MatRef M) const override { M = M_; }  // ordering (u_ψ, u_φ, ξ¹, ξ², ξ³)
+  // [A(r)] = [[(I/(ml²)) sin²φ, 0], [−(I/(2ml)) sin2φ, 0], [0, 0]]
+  void connection(ConstVecRef r, MatRef A) const override {
+    const double phi = r[1], s = std::sin(phi);
+    A << p_.I / (p_.m * p_.l * p_.l) * s * s, 0, -p_.I / (2 * p_.m * p_.l) * std::sin(2 * phi), 0, 0, 0;
+  }
+  // ẽ₁(φ) = e₁/(2cosφ) = (sinφ, −l cosφ, 0)
+  void symmetry_basis(ConstVecRef r, MatRef E) const override { E << std::sin(r[1]), -p_.l * std::cos(r[1]), 0; }
+  bool has_forces() const override { return true; }
+  void forces(double t, ConstVecRef, ConstVecRef, VecRef fr, VecRef fg) const override {
+    fr << u_psi(t), u_phi(t);
+    fg.setZero();
+  }
+  void check_state(const State& s) const override { check_regular(s); }
+
+  // ---- System ----
+  // ‖μ(q)q̇‖∞ with the rows (34); refused on their singular set cos φ = 0 (spec §2.2)
+  double constraint_residual(const State& s) const override {
+    check_regular(s);
+    return LagrangianSystem::constraint_residual(s);
+  }
+  void diagnostic_names(std::vector<std::string>& n) const override {
+    n = {"rotor_momentum", "p1", "v_forward", "v_lateral", "u_psi", "u_phi"};
+  }
+  void diagnostics(const State& s, double* out) const override {
+    const double phi = s.q[1], th = s.q[2];
+    const double v = std::cos(th) * s.v[3] + std::sin(th) * s.v[4];
+    const double vp = -std::sin(th) * s.v[3] + std::cos(th) * s.v[4];
+    out[0] = p_.I * (s.v[0] + s.v[2]);  // I(ψ̇ + θ̇), d/dt = τ_ψ
+    // p₁ = (ml²θ̇ + Iψ̇) sin2φ − 2ml cos²φ v
+    out[1] = (p_.m * p_.l * p_.l * s.v[2] + p_.I * s.v[0]) * std::sin(2 * phi) -
+             2 * p_.m * p_.l * std::cos(phi) * std::cos(phi) * v;
+    out[2] = v;
+    out[3] = vp;
+    out[4] = u_psi(s.t);
+    out[5] = u_phi(s.t);
+  }
+
+  double u_psi(double t) const { return p_.a_psi * std::cos(2 * pi * p_.f_psi * t); }
+  double u_phi(double t) const { return p_.a_phi * std::sin(2 * pi * p_.f_phi * t); }
+
+ private:
+  void check_regular(const State& s) const {
+    if (std::abs(std::cos(s.q[1])) < 1e-12) {
+      std::ostringstream where, phi;
+      where << "snakeboard state at t = " << std::setprecision(17) << s.t << " (q[1] = phi)";
+      phi << std::setprecision(17) << s.q[1];
+      throw InputError(where.str(),
+                       "phi = " + phi.str() +
+                           " lies on the singular set cos(phi) = 0 of the snakeboard constraints (34): the two "
+                           "constraint rows are dependent there and the full-coordinate model is undefined "
+                           "(spec 001 Sec 2.2); start with cos(phi) != 0 (the regular GNI/RDP forms may cross it)");
+    }
+  }
+  Params p_;
+  Mat M_;
+};
+
+PluginDescriptor describe() {
+  PluginDescriptor d;
+  d.name = "snakeboard";
+  d.kind = PluginKind::System;
+  d.version = "1.0.0";
+  d.summary = "Snakeboard on S1 x S1 x SE(2), q = (psi, phi, theta, x, y), with rotor and wheel joint torques";
+  d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 6.2; spec 001 Sec 2.2";
+  d.params = {{"m", ParamType::Number, 1.0, "mass", 1e-12},
+              {"l", ParamType::Number, 1.0, "distance from the board centre to the wheels", 1e-12},
+              {"I", ParamType::Number, 0.5, "rotor inertia (M is positive definite iff 0 < I < m l^2)", 1e-12},
+              {"J", ParamType::Number, 2.0, "wheel inertia", 1e-12},
+              {"u_psi_amplitude", ParamType::Number, 1.0, "rotor torque u_psi = A cos(2 pi f t): A"},
+              {"u_psi_frequency", ParamType::Number, 10.0, "rotor torque frequency f (Hz)"},
+              {"u_phi_amplitude", ParamType::Number, 1.0, "wheel torque u_phi = A sin(2 pi f t): A"},
+              {"u_phi_frequency", ParamType::Number, 1.0, "wheel torque frequency f (Hz)"}};
+  d.make_system = [](const Parameters& p) {
+    Params q{p.number("m"), p.number("l"), p.number("I"), p.number("J"), p.number("u_psi_amplitude"),
+             p.number("u_psi_frequency"), p.number("u_phi_amplitude"), p.number("u_phi_frequency")};
+    if (q.I >= q.m * q.l * q.l)
+      throw InputError(p.where("I"), "= " + std::to_string(q.I) + ": the snakeboard mass matrix is positive definite "
+                                     "only for I < m l^2 = " + std::to_string(q.m * q.l * q.l));
+    return std::make_unique<Snakeboard>(q);
+  };
+  return d;
+}
+
+}  // namespace
+
+DALEMBERT_PLUGIN(describe)
