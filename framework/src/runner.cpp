@@ -154,6 +154,21 @@ std::vector<fs::path> draw_figures(const fs::path& folder) {
   return out;
 }
 
+void attach_figures(json& manifest, const fs::path& staging, bool draw, bool none_requested) {
+  if (!draw) {
+    manifest["figures_status"] = none_requested ? "none requested" : "skipped (--no-plots)";
+    return;
+  }
+  try {
+    for (const auto& f : draw_figures(staging))
+      manifest["files"].push_back({{"path", (fs::path("figures") / f.filename()).string()}, {"kind", "figure"}});
+    manifest["figures_status"] = "ok";
+  } catch (const std::exception& e) {  // the data are complete; a missing figure is a warning
+    std::fprintf(stderr, "warning: %s\n", e.what());
+    manifest["figures_status"] = std::string("failed: ") + e.what();
+  }
+}
+
 RunReport run_study(const Study& st, const RunOptions& opt) {
   if (st.kind == "sweep") return run_sweep(st, opt);
   const auto t_start = Clock::now();
@@ -565,18 +580,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     write_json(folder.file("manifest.json"), manifest);
     if (!errors.empty()) throw RunFailure(errors, -1, 0.0);
 
-    if (opt.plots && !st.figures.empty()) {
-      try {
-        for (const auto& f : draw_figures(folder.staging()))
-          manifest["files"].push_back({{"path", (fs::path("figures") / f.filename()).string()}, {"kind", "figure"}});
-        manifest["figures_status"] = "ok";
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "warning: %s\n", e.what());
-        manifest["figures_status"] = std::string("failed: ") + e.what();
-      }
-    } else {
-      manifest["figures_status"] = st.figures.empty() ? "none requested" : "skipped (--no-plots)";
-    }
+    attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
     manifest["wall_time_s"] = seconds_since(t_start);
     write_json(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {

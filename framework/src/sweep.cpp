@@ -161,17 +161,8 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
                 {"threads", opt.threads}};
     manifest["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     std::ofstream(folder.file("manifest.json")) << manifest.dump(2) << "\n";
-    if (opt.plots && !st.figures.empty()) {
-      try {
-        for (const auto& f : draw_figures(folder.staging()))
-          manifest["files"].push_back({{"path", (fs::path("figures") / f.filename()).string()}, {"kind", "figure"}});
-        manifest["figures_status"] = "ok";
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "warning: %s\n", e.what());
-        manifest["figures_status"] = std::string("failed: ") + e.what();
-      }
-      std::ofstream(folder.file("manifest.json")) << manifest.dump(2) << "\n";
-    }
+    attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
+    std::ofstream(folder.file("manifest.json")) << manifest.dump(2) << "\n";
   } catch (const std::exception& e) {
     folder.fail(e.what());
     throw;

@@ -1,30 +1,14 @@
 // Map (30) of Baker & Gonzalez (seed 003), spec 003 §3: map (30) ('27*'): Campello (27) with the exact root of the rectangle-rule Lagrangian (28); first order; refuses h|Omega| >= 1
 // The kernel is shared by all RRP maps: framework/include/dalembert/math/rodrigues_maps.hpp.
-#include <dalembert/math/rodrigues_maps.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/rodrigues_map_plugin.hpp>
 
 namespace {
-
-using namespace dalembert;
-
-PluginDescriptor describe() {
-  PluginDescriptor d;
-  d.name = "campello_30";
-  d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
-  d.summary = "map (30) ('27*'): Campello (27) with the exact root of the rectangle-rule Lagrangian (28); first order; refuses h|Omega| >= 1";
-  d.seed = "003 (Baker & Gonzalez), eq. (30); spec 003 §3";
-  d.params = {{"storage", ParamType::String, "alpha",
-               "attitude storage (spec 003 §2.7): alpha (the paper's; switches a body to the chart at pi), "
-               "quaternion, or chart (re-anchored local alpha)",
-               -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-               {"alpha", "quaternion", "chart"}}};
-  d.make_integrator = [](const Parameters& p, const PluginFactory&) {
-    return std::make_unique<rrp::MapIntegrator>(rrp::Map::M30, rrp::storage_from_string(p.string("storage")));
-  };
-  return d;
+dalembert::PluginDescriptor describe() {
+  return dalembert::rrp::map_plugin("campello_30", dalembert::rrp::Map::M30,
+                                    "map (30) ('27*'): Campello (27) with the exact root of the rectangle-rule Lagrangian (28); first order; refuses h|Omega| >= 1",
+                                    "(30)");
 }
-
 }  // namespace
 
 DALEMBERT_PLUGIN(describe)

@@ -1,30 +1,14 @@
 // Map (21) of Baker & Gonzalez (seed 003), spec 003 §3: explicit RRP map in the body frame (exact root); the body-frame check of (23): identical trajectories with Omega = R omega
 // The kernel is shared by all RRP maps: framework/include/dalembert/math/rodrigues_maps.hpp.
-#include <dalembert/math/rodrigues_maps.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/rodrigues_map_plugin.hpp>
 
 namespace {
-
-using namespace dalembert;
-
-PluginDescriptor describe() {
-  PluginDescriptor d;
-  d.name = "rodrigues_21";
-  d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
-  d.summary = "explicit RRP map in the body frame (exact root); the body-frame check of (23): identical trajectories with Omega = R omega";
-  d.seed = "003 (Baker & Gonzalez), eq. (21); spec 003 §3";
-  d.params = {{"storage", ParamType::String, "alpha",
-               "attitude storage (spec 003 §2.7): alpha (the paper's; switches a body to the chart at pi), "
-               "quaternion, or chart (re-anchored local alpha)",
-               -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-               {"alpha", "quaternion", "chart"}}};
-  d.make_integrator = [](const Parameters& p, const PluginFactory&) {
-    return std::make_unique<rrp::MapIntegrator>(rrp::Map::M21, rrp::storage_from_string(p.string("storage")));
-  };
-  return d;
+dalembert::PluginDescriptor describe() {
+  return dalembert::rrp::map_plugin("rodrigues_21", dalembert::rrp::Map::M21,
+                                    "explicit RRP map in the body frame (exact root); the body-frame check of (23): identical trajectories with Omega = R omega",
+                                    "(21)");
 }
-
 }  // namespace
 
 DALEMBERT_PLUGIN(describe)

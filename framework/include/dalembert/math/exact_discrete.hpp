@@ -72,7 +72,8 @@ class ForcedFlow {
     force(s.head(n_), s.tail(n_), F_);
     model_->potential_gradient(s.head(n_), g_);
     ds.head(n_) = s.tail(n_);
-    ds.tail(n_).noalias() = Minv_ * (F_ - g_);
+    F_ -= g_;  // in place: M⁻¹(F~ − ∇V) without a heap temporary
+    ds.tail(n_).noalias() = Minv_ * F_;
   }
 
   /// (q, v) ← φ_T(q, v) with ⌈|T|/H⌉ equal GBS substeps.

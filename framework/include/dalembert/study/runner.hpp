@@ -35,6 +35,11 @@ BOOST_SYMBOL_VISIBLE RunReport run_sweep(const Study& study, const RunOptions& o
 /// The plotting script: $DALEMBERT_PLOT_SCRIPT, the installed copy, or the source tree's.
 BOOST_SYMBOL_VISIBLE std::filesystem::path plot_script();
 
+/// Draws the figures into a staged run folder when `draw`, indexing them in the manifest and
+/// recording figures_status (a plotting failure is a warning: the data are complete).
+BOOST_SYMBOL_VISIBLE void attach_figures(nlohmann::json& manifest, const std::filesystem::path& staging, bool draw,
+                                         bool none_requested);
+
 /// Draws the figures of a finished or staged run folder; returns the files written.
 BOOST_SYMBOL_VISIBLE std::vector<std::filesystem::path> draw_figures(const std::filesystem::path& run_folder);
 

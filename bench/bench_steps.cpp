@@ -1,0 +1,297 @@
+// Issue 4, items 1-2: nanoseconds per step (and steps per second) of every shipped integrator ×
+// system pair at the papers' step sizes, side by side with
+//   * hand-written, fully inlined baselines (fixed-size Eigen, no virtual call, no plugin):
+//     RK4 and DLA on the chaotic nonholonomic particle;
+//   * Boost.Odeint's runge_kutta4 on the same right-hand side (the framework's vector field, and
+//     the hand-written one);
+//   * the framework's RK4 and nonholonomic Newmark compiled statically into this binary, with a
+//     static copy of the chaotic particle model (plugin dispatch overhead).
+// One benchmark iteration is one step. Ratios are computed by bench/make_table.py from the JSON
+// output of one run (bench/run.sh), so every ratio is measured side by side in one binary.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/integrator.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>
+#include <dalembert/plugin/registry.hpp>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "chaotic_particle_baseline.hpp"
+#include "static_plugins.hpp"
+
+using namespace dalembert;
+using nlohmann::json;
+
+namespace {
+
+const Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+State make_state(std::initializer_list<double> q, std::initializer_list<double> v) {
+  State s;
+  s.t = 0.0;
+  s.q = Eigen::Map<const Vec>(q.begin(), static_cast<Eigen::Index>(q.size()));
+  s.v = Eigen::Map<const Vec>(v.begin(), static_cast<Eigen::Index>(v.size()));
+  return s;
+}
+
+// Initial states of the papers (spec 000 §2.1-2.3, spec 001 §4, spec 002, spec 003 §4a).
+State chaotic_initial() { return make_state({1, 0, 1, -1, -1}, {0.05, 0.5, -0.5, -0.1, -0.05}); }
+State particle_initial() { return make_state({1, 1, -1}, {1, -1, 1}); }
+State cvt_initial() { return make_state({1, 0, -2}, {-0.4481, -0.40745617696058795, 0.1}); }
+State sleigh_initial() { return make_state({0, 0, 0}, {0.25, -1, 0.075}); }
+State snakeboard_initial() {
+  const double I = 0.5, phi = std::numbers::pi / 3, K = -1.0 - I * 2.5 * std::sin(2 * phi);
+  return make_state({std::numbers::pi / 2, phi, 0, 0, 0}, {2.5, -0.02, std::tan(phi) * K / 2, -K / 2, 0});
+}
+State knife_initial() { return make_state({0, 0, 0}, {0.8, 0, 0.8}); }
+State pendulum_initial() {
+  const double a = 3.0 * std::numbers::pi / 8.0;
+  return make_state({std::cos(a), 0.0, std::sin(a), 0.0}, {0.2, 0.0, 0.2});
+}
+
+json newmark(double beta, double beta_prime, double alpha) {
+  return {{"beta", beta}, {"beta_prime", beta_prime}, {"alpha", alpha}};
+}
+json psi(double beta) {
+  return {{"stages", json::array({{{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, beta, 0.0)}, {"fraction", 0.5}},
+                                  {{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, beta, 1.0)}, {"fraction", 0.5}}})}};
+}
+
+// Steps between resets to the initial state: keeps every benchmark on the same stretch of the
+// trajectory (and the chaotic runs bounded) whatever the iteration count.
+constexpr long kReset = 2000;
+
+void set_rates(benchmark::State& st) {
+  st.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+}
+
+/// One step of a framework integrator (through the Integrator interface) per iteration.
+void bench_integrator(benchmark::State& st, const System& sys, Integrator& in, const State& s0, double h) {
+  in.bind(sys);
+  State s = s0;
+  in.start(s);
+  long k = 0;
+  for (auto _ : st) {
+    in.step(s, h);
+    benchmark::DoNotOptimize(s.q.data());
+    if (++k == kReset) {
+      k = 0;
+      s.t = s0.t;
+      s.q = s0.q;
+      s.v = s0.v;
+      in.start(s);
+    }
+  }
+  set_rates(st);
+}
+
+struct PairSpec {
+  std::string label, system, integrator;
+  json params;
+  State initial;
+  double h;
+};
+
+std::vector<PairSpec> pairs() {
+  const json none = json::object();
+  return {
+      {"rk4/chaotic_particle", "chaotic_nonholonomic_particle", "rk4", none, chaotic_initial(), 0.2},
+      {"rk4/particle", "nonholonomic_particle", "rk4", none, particle_initial(), 0.2},
+      {"rk4/cvt", "pendulum_driven_cvt", "rk4", none, cvt_initial(), 0.1},
+      {"DLA/chaotic_particle", "chaotic_nonholonomic_particle", "nonholonomic_newmark", newmark(0, 0, 0.5), chaotic_initial(), 0.2},
+      {"DLA/particle", "nonholonomic_particle", "nonholonomic_newmark", newmark(0, 0, 0.5), particle_initial(), 0.2},
+      {"DLA/cvt", "pendulum_driven_cvt", "nonholonomic_newmark", newmark(0, 0, 0.5), cvt_initial(), 0.1},
+      {"F0.1_0.1_half/chaotic_particle", "chaotic_nonholonomic_particle", "nonholonomic_newmark", newmark(0.1, 0.1, 0.5), chaotic_initial(), 0.2},
+      {"Psi_h/particle", "nonholonomic_particle", "composition", psi(0.0), particle_initial(), 0.2},
+      {"Psi_h/chaotic_particle", "chaotic_nonholonomic_particle", "composition", psi(0.0), chaotic_initial(), 0.2},
+      {"Psi_h_beta0.1/chaotic_particle", "chaotic_nonholonomic_particle", "composition", psi(0.1), chaotic_initial(), 0.2},
+      {"triple_jump_DLA/chaotic_particle", "chaotic_nonholonomic_particle", "composition",
+       {{"triple_jump", {{"integrator", "nonholonomic_newmark"}, {"params", newmark(0, 0, 0.5)}}}}, chaotic_initial(), 0.2},
+      {"gni/chaplygin_sleigh", "chaplygin_sleigh", "gni", none, sleigh_initial(), 0.05},
+      {"rdp/chaplygin_sleigh", "chaplygin_sleigh", "rdp", none, sleigh_initial(), 0.05},
+      {"gni/snakeboard", "snakeboard", "gni", none, snakeboard_initial(), 0.05},
+      {"rdp/snakeboard", "snakeboard", "rdp", none, snakeboard_initial(), 0.05},
+      {"rk2/snakeboard", "snakeboard", "rk2", none, snakeboard_initial(), 0.05},
+      {"mla/knife_edge", "knife_edge", "mla", none, knife_initial(), 0.1},
+      {"dla/knife_edge", "knife_edge", "dla", none, knife_initial(), 0.1},
+      {"exact_discrete/knife_edge", "knife_edge", "exact_discrete", none, knife_initial(), 0.1},
+      {"rodrigues_21/pendulum_3d", "pendulum_3d", "rodrigues_21", none, pendulum_initial(), 0.05},
+      {"rodrigues_23/pendulum_3d", "pendulum_3d", "rodrigues_23", none, pendulum_initial(), 0.05},
+      {"rodrigues_25/pendulum_3d", "pendulum_3d", "rodrigues_25", none, pendulum_initial(), 0.05},
+      {"campello_27/pendulum_3d", "pendulum_3d", "campello_27", none, pendulum_initial(), 0.05},
+      {"campello_30/pendulum_3d", "pendulum_3d", "campello_30", none, pendulum_initial(), 0.05},
+  };
+}
+
+// Objects live for the life of the process (plugins stay loaded).
+std::vector<std::unique_ptr<System>> g_systems;
+std::vector<std::unique_ptr<Integrator>> g_integrators;
+
+void register_plugin_pairs() {
+  for (const auto& p : pairs()) {
+    try {
+      g_systems.push_back(registry().make_system(p.system, json::object(), "bench"));
+      g_integrators.push_back(registry().make_integrator(p.integrator, p.params, "bench"));
+      g_integrators.back()->bind(*g_systems.back());  // checks compatibility now
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench: skipping %s: %s\n", p.label.c_str(), e.what());
+      continue;
+    }
+    const System* sys = g_systems.back().get();
+    Integrator* in = g_integrators.back().get();
+    benchmark::RegisterBenchmark(("step/plugin/" + p.label).c_str(),
+                                 [sys, in, s0 = p.initial, h = p.h](benchmark::State& st) { bench_integrator(st, *sys, *in, s0, h); });
+  }
+}
+
+// ---- the same framework code compiled statically into this binary ----
+void register_static() {
+  const auto sys_d = bench::static_chaotic_nonholonomic_particle();
+  g_systems.push_back(sys_d.make_system(registry().resolve(PluginKind::System, "chaotic_nonholonomic_particle", json::object(), "bench")));
+  const System* sys = g_systems.back().get();
+  const auto rk4_d = bench::static_rk4();
+  g_integrators.push_back(rk4_d.make_integrator(registry().resolve(PluginKind::Integrator, "rk4", json::object(), "bench"), registry()));
+  Integrator* rk4 = g_integrators.back().get();
+  benchmark::RegisterBenchmark("step/static/rk4/chaotic_particle",
+                               [sys, rk4](benchmark::State& st) { bench_integrator(st, *sys, *rk4, chaotic_initial(), 0.2); });
+  const auto nm_d = bench::static_nonholonomic_newmark();
+  g_integrators.push_back(nm_d.make_integrator(
+      registry().resolve(PluginKind::Integrator, "nonholonomic_newmark", newmark(0, 0, 0.5), "bench"), registry()));
+  Integrator* dla = g_integrators.back().get();
+  benchmark::RegisterBenchmark("step/static/DLA/chaotic_particle",
+                               [sys, dla](benchmark::State& st) { bench_integrator(st, *sys, *dla, chaotic_initial(), 0.2); });
+}
+
+// ---- hand-written baselines ----
+void BM_hand_rk4(benchmark::State& st) {
+  bench::HandRK4 m;
+  const State s0 = chaotic_initial();
+  m.q = s0.q;
+  m.v = s0.v;
+  long k = 0;
+  for (auto _ : st) {
+    m.step(0.2);
+    benchmark::DoNotOptimize(m.q.data());
+    if (++k == kReset) {
+      k = 0;
+      m.q = s0.q;
+      m.v = s0.v;
+    }
+  }
+  set_rates(st);
+}
+BENCHMARK(BM_hand_rk4)->Name("step/hand/rk4/chaotic_particle");
+
+void BM_hand_dla(benchmark::State& st) {
+  bench::HandDLA m;
+  const State s0 = chaotic_initial();
+  m.q = s0.q;
+  m.v = s0.v;
+  long k = 0;
+  for (auto _ : st) {
+    m.step(0.2);
+    benchmark::DoNotOptimize(m.q.data());
+    if (++k == kReset) {
+      k = 0;
+      m.q = s0.q;
+      m.v = s0.v;
+    }
+  }
+  set_rates(st);
+}
+BENCHMARK(BM_hand_dla)->Name("step/hand/DLA/chaotic_particle");
+
+// ---- Boost.Odeint runge_kutta4 ----
+using OdeState = std::array<double, 10>;
+
+template <class Rhs>
+void odeint_loop(benchmark::State& st, Rhs&& rhs) {
+  boost::numeric::odeint::runge_kutta4<OdeState> stepper;
+  const State s0 = chaotic_initial();
+  OdeState y0;
+  for (int i = 0; i < 5; ++i) y0[i] = s0.q[i], y0[5 + i] = s0.v[i];
+  OdeState y = y0;
+  double t = 0.0;
+  long k = 0;
+  for (auto _ : st) {
+    stepper.do_step(rhs, y, t, 0.2);
+    t += 0.2;
+    benchmark::DoNotOptimize(y.data());
+    if (++k == kReset) {
+      k = 0;
+      y = y0;
+      t = 0.0;
+    }
+  }
+  set_rates(st);
+}
+
+/// odeint on the framework's right-hand side: NonholonomicVectorField of the plugin system.
+void register_odeint() {
+  g_systems.push_back(registry().make_system("chaotic_nonholonomic_particle", json::object(), "bench"));
+  const auto& model = require<ConstrainedLagrangian>(*g_systems.back(), "odeint");
+  auto field = std::make_shared<NonholonomicVectorField>();
+  field->bind(model);
+  benchmark::RegisterBenchmark("step/odeint/rk4/chaotic_particle", [field](benchmark::State& st) {
+    odeint_loop(st, [&f = *field](const OdeState& y, OdeState& dy, double t) {
+      Eigen::Map<const Vec> q(y.data(), 5), v(y.data() + 5, 5);
+      Eigen::Map<Vec> qd(dy.data(), 5), vd(dy.data() + 5, 5);
+      f.evaluate(t, q, v, qd, vd);
+    });
+  });
+  benchmark::RegisterBenchmark("step/odeint_hand_rhs/rk4/chaotic_particle",
+                               [](benchmark::State& st) { odeint_loop(st, bench::ChaoticParticleRhs{}); });
+}
+
+}  // namespace
+
+/// --profile=LABEL[:STEPS]: only steps the plugin pair LABEL (e.g. rk4/chaotic_particle) STEPS times
+/// (default 100000), without the harness: for valgrind --tool=callgrind / perf record, where
+/// instruction counts per step are Ir(step) / STEPS.
+int profile(const std::string& arg) {
+  const auto colon = arg.rfind(':');
+  const std::string label = arg.substr(0, colon);
+  const long steps = colon == std::string::npos ? 100000 : std::stol(arg.substr(colon + 1));
+  for (const auto& p : pairs()) {
+    if (p.label != label) continue;
+    auto sys = registry().make_system(p.system, json::object(), "bench");
+    auto in = registry().make_integrator(p.integrator, p.params, "bench");
+    in->bind(*sys);
+    State s = p.initial;
+    in->start(s);
+    for (long k = 0; k < steps; ++k) {
+      in->step(s, p.h);
+      if ((k + 1) % kReset == 0) {
+        s = p.initial;
+        in->start(s);
+      }
+    }
+    std::printf("%s: %ld steps, q[0] = %.17g\n", label.c_str(), steps, s.q[0]);
+    return 0;
+  }
+  std::fprintf(stderr, "bench_steps: no pair '%s'\n", label.c_str());
+  return 1;
+}
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--profile=", 10) == 0) return profile(argv[i] + 10);
+  register_plugin_pairs();
+  register_static();
+  register_odeint();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

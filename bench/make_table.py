@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Turns the JSON of bench_steps and bench_studies (Google Benchmark --benchmark_out) into the
+results section of bench/README.md: ns/step, steps/s and every ratio the issue asks for, each
+measured side by side in one binary run. Usage: make_table.py STEPS.json STUDIES.json README.md"""
+import json
+import platform
+import re
+import subprocess
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    rows = {}
+    for b in d["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        name = b.get("run_name", b["name"])
+        if b.get("run_type") == "aggregate" or name not in rows:
+            rows[name] = b
+    return d["context"], rows
+
+
+def ns(b, key="cpu_time"):
+    """Per-step figures use CPU time (the machine may be shared); study wall times use real time."""
+    unit = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    return b[key] * unit
+
+
+def wall(b):
+    return ns(b, "real_time")
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def main(steps_json, studies_json, readme):
+    ctx, s = load(steps_json)
+    _, st = load(studies_json)
+    out = []
+    out.append(f"Machine: {cpu_model()}, {ctx.get('num_cpus')} CPUs @ {ctx.get('mhz_per_cpu')} MHz; "
+               f"{platform.system()} {platform.release()}; build type Release (g++ -O3); "
+               f"date {ctx.get('date')}. Per-step times are CPU time (medians of the "
+               f"repetitions); study times are wall time. Compare ratios within one run, not across machines.\n")
+    out.append("### Per step, every integrator × system pair (plugins loaded through the registry)\n")
+    out.append("| integrator / system | h | ns/step | steps/s |")
+    out.append("|---|---|---|---|")
+    hs = {"chaotic_particle": 0.2, "particle": 0.2, "cvt": 0.1, "chaplygin_sleigh": 0.05, "snakeboard": 0.05,
+          "knife_edge": 0.1, "pendulum_3d": 0.05}
+    for name, b in sorted(s.items()):
+        if name.startswith("step/plugin/"):
+            pair = name[len("step/plugin/"):]
+            out.append(f"| {pair} | {hs.get(pair.split('/')[-1], '')} | {ns(b):.0f} | {1e9 / ns(b):.3g} |")
+
+    def r(a, b):
+        if a in s and b in s:
+            return f"{ns(s[a]):.0f} / {ns(s[b]):.0f} = **{ns(s[a]) / ns(s[b]):.2f}×**"
+        return "n/a"
+
+    P = "step/plugin/"
+    out.append("\n### Ratios (chaotic particle, h = 0.2; ns/step over ns/step, same binary, same run)\n")
+    out.append("| comparison | measured | target |")
+    out.append("|---|---|---|")
+    out.append(f"| framework RK4 (plugin) / hand-written RK4 | {r(P + 'rk4/chaotic_particle', 'step/hand/rk4/chaotic_particle')} | ≤ 1.2× |")
+    out.append(f"| framework DLA (plugin) / hand-written DLA | {r(P + 'DLA/chaotic_particle', 'step/hand/DLA/chaotic_particle')} | ≤ 1.2× |")
+    out.append(f"| framework RK4 (plugin) / odeint runge_kutta4, framework RHS | {r(P + 'rk4/chaotic_particle', 'step/odeint/rk4/chaotic_particle')} | ≤ 1.0× |")
+    out.append(f"| odeint runge_kutta4, hand RHS / hand-written RK4 | {r('step/odeint_hand_rhs/rk4/chaotic_particle', 'step/hand/rk4/chaotic_particle')} | (info) |")
+    out.append(f"| plugin RK4 / same code statically linked | {r(P + 'rk4/chaotic_particle', 'step/static/rk4/chaotic_particle')} | < 1.05× |")
+    out.append(f"| plugin DLA / same code statically linked | {r(P + 'DLA/chaotic_particle', 'step/static/DLA/chaotic_particle')} | < 1.05× |")
+
+    out.append("\n### Figure studies (wall time, `dalembert run --no-plots` equivalent, all threads)\n")
+    out.append("| study | steps | wall time | ns/step |")
+    out.append("|---|---|---|---|")
+    ens = {}
+    for name, b in st.items():
+        if name.startswith("study/"):
+            out.append(f"| {re.sub(r'/iterations:.*', '', name[6:])} | {b.get('steps', 0):.0f} | {wall(b) / 1e9:.2f} s | {wall(b) / b.get('steps', 1):.0f} |")
+        m = re.match(r"ensemble/.*/threads:(\d+)", name)
+        if m:
+            ens[int(m.group(1))] = b
+    if ens:
+        out.append("\n### Ensemble scaling: seed 000 Fig 3, Ψ_h with β = β′ = 0.1 blocks\n")
+        out.append("| threads | members × steps | wall time | CPU of the calling thread | speed-up (wall) |")
+        out.append("|---|---|---|---|---|")
+        t1 = wall(ens[min(ens)])
+        for k in sorted(ens):
+            b = ens[k]
+            out.append(f"| {k} | {b.get('steps', 0):.3g} steps | {wall(b) / 1e9:.2f} s | {ns(b) / 1e9:.2f} s | "
+                       f"{t1 / wall(b):.2f}× (target ≥ 1.9× at 2) |")
+        out.append("\nThe calling thread's CPU time halving at 2 threads shows the members split evenly; a wall-time "
+                   "speed-up below that means the cores were not free (check the load average).")
+    table = "\n".join(out) + "\n"
+    with open(readme) as f:
+        text = f.read()
+    begin, end = "<!-- results:begin -->", "<!-- results:end -->"
+    i, j = text.index(begin) + len(begin), text.index(end)
+    with open(readme, "w") as f:
+        f.write(text[:i] + "\n" + table + text[j:])
+    print(table)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

@@ -1,0 +1,12 @@
+#pragma once
+// The same plugin sources compiled statically into the bench (issue 4: plugin dispatch overhead
+// = the plugin loaded through the registry vs the same code linked into the executable).
+// Each static_*.cpp includes one plugin's source with DALEMBERT_PLUGIN(describe) turned into a
+// plain function returning its descriptor.
+#include <dalembert/plugin/descriptor.hpp>
+
+namespace dalembert::bench {
+PluginDescriptor static_rk4();
+PluginDescriptor static_nonholonomic_newmark();
+PluginDescriptor static_chaotic_nonholonomic_particle();
+}  // namespace dalembert::bench
