@@ -3,7 +3,9 @@
 // (N1)–(N4) and their Jacobians live in <dalembert/math/newmark_residual.hpp>; this file chooses
 // the reduced system (β ≠ 0: Newton on (Q, λ, λ′); β = 0: Newton on λ, then a linear solve for λ′),
 // solves it, and commits the new state.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <dalembert/math/newmark_residual.hpp>
 #include <dalembert/math/newton.hpp>
@@ -59,12 +61,19 @@ class NonholonomicNewmark final : public Integrator {
     auto lambda = u_.segment(n_, r_);
     auto lambda_prime = u_.tail(r_);
     NewtonReport report;
+    // The multipliers enter Q only through h²/2·Bλ, so their round-off floor is ~ε|q|/h²: on the
+    // very short fractional steps of impact location (h ~ 1e−6) Newton stagnates there, with Q
+    // already exact to round-off. Let the stagnation test know that floor (no effect for h ≳ 1e−3).
+    NewtonOptions options = newton_options_;
+    const double eps = std::numeric_limits<double>::epsilon();
+    options.stagnation_floor =
+        std::max(options.stagnation_floor, 64.0 * eps * (1.0 + s.q.lpNorm<Eigen::Infinity>()) / (h * h));
     if (fast_path()) {
       // β = 0: Φ(q_k, Q(λ)) = 0 on r unknowns, Q(λ) explicit by (N1); then λ′ linear by (N2)+(N4).
       equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
       report = newton_.solve([this](const Vec& l, Vec& R) { equations_.explicit_residual(l, R); },
                              [this](const Vec& l, Mat& J) { equations_.explicit_jacobian(l, J); }, lambda_,
-                             newton_options_);
+                             options);
       lambda = lambda_;
       equations_.explicit_position(lambda, Q);
       equations_.solve_lambda_prime(Q, lambda, lambda_prime);
@@ -73,7 +82,7 @@ class NonholonomicNewmark final : public Integrator {
       equations_.continuous_multiplier(lambda_);
       equations_.initial_guess(lambda_, u_);
       report = newton_.solve([this](const Vec& u, Vec& R) { equations_.residual(u, R); },
-                             [this](const Vec& u, Mat& J) { equations_.jacobian(u, J); }, u_, newton_options_);
+                             [this](const Vec& u, Mat& J) { equations_.jacobian(u, J); }, u_, options);
     }
     // v_{k+1} = V(Q, λ, λ′) from (N2) (spec 000 §3.2 item 6).
     equations_.velocity(u_, v_next_);
