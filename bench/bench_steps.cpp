@@ -173,8 +173,10 @@ void register_static() {
 }
 
 // ---- hand-written baselines ----
-void BM_hand_rk4(benchmark::State& st) {
-  bench::HandRK4 m;
+// One loop for both schemes: reset to the paper's state every kReset steps, as for the plugins.
+template <class Hand>
+void BM_hand(benchmark::State& st) {
+  Hand m;
   const State s0 = chaotic_initial();
   m.q = s0.q;
   m.v = s0.v;
@@ -190,26 +192,8 @@ void BM_hand_rk4(benchmark::State& st) {
   }
   set_rates(st);
 }
-BENCHMARK(BM_hand_rk4)->Name("step/hand/rk4/chaotic_particle");
-
-void BM_hand_dla(benchmark::State& st) {
-  bench::HandDLA m;
-  const State s0 = chaotic_initial();
-  m.q = s0.q;
-  m.v = s0.v;
-  long k = 0;
-  for (auto _ : st) {
-    m.step(0.2);
-    benchmark::DoNotOptimize(m.q.data());
-    if (++k == kReset) {
-      k = 0;
-      m.q = s0.q;
-      m.v = s0.v;
-    }
-  }
-  set_rates(st);
-}
-BENCHMARK(BM_hand_dla)->Name("step/hand/DLA/chaotic_particle");
+BENCHMARK_TEMPLATE(BM_hand, bench::HandRK4)->Name("step/hand/rk4/chaotic_particle");
+BENCHMARK_TEMPLATE(BM_hand, bench::HandDLA)->Name("step/hand/DLA/chaotic_particle");
 
 // ---- Boost.Odeint runge_kutta4 ----
 using OdeState = std::array<double, 10>;
