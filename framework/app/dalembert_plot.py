@@ -54,15 +54,23 @@ def read_csv(path):
     return cols
 
 
+def files_of_kind(manifest, kind, wanted):
+    """The indexed files of one kind, restricted to the labels in `wanted` when given."""
+    return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
+
+
 def task_files(manifest, wanted):
-    out = []
-    for f in manifest.get("files", []):
-        if f.get("kind") != "trajectory":
-            continue
-        if wanted and f["label"] not in wanted:
-            continue
-        out.append(f)
-    return out
+    return files_of_kind(manifest, "trajectory", wanted)
+
+
+def finish_plane(ax, fig, legend_size):
+    """Axes of a figure in the (x, y) plane: table outline, labels, equal scales, grid, legend."""
+    draw_outline(ax, fig)
+    ax.set_xlabel(fig.get("xlabel", fig["x"]))
+    ax.set_ylabel(fig.get("ylabel", fig["y"]))
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=legend_size)
 
 
 def transform(values, spec):
@@ -118,12 +126,7 @@ def draw_path(ax, folder, manifest, fig):
         axin.set_ylim(cy - w, cy + w)
         axin.tick_params(labelsize=6)
         ax.indicate_inset_zoom(axin, edgecolor="gray")
-    draw_outline(ax, fig)
-    ax.set_xlabel(fig.get("xlabel", fig["x"]))
-    ax.set_ylabel(fig.get("ylabel", fig["y"]))
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    finish_plane(ax, fig, 8)
 
 
 def draw_convergence(ax, folder, manifest, fig):
@@ -147,10 +150,6 @@ def draw_convergence(ax, folder, manifest, fig):
     ax.legend(fontsize=8)
 
 
-def files_of_kind(manifest, kind, wanted):
-    return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
-
-
 def draw_member_snapshots(ax, folder, manifest, fig):
     """Every member's point (x, y) at each of the chosen times, one colour per time."""
     for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
@@ -159,12 +158,7 @@ def draw_member_snapshots(ax, folder, manifest, fig):
             idx = [i for i, t in enumerate(data["t"]) if abs(t - want) < 1e-9 * max(1.0, abs(want))]
             ax.plot([data[fig["x"]][i] for i in idx], [data[fig["y"]][i] for i in idx], ".", markersize=3,
                     label=f"{f['label']}, t = {want:g} ({len(idx)} members)")
-    draw_outline(ax, fig)
-    ax.set_xlabel(fig.get("xlabel", fig["x"]))
-    ax.set_ylabel(fig.get("ylabel", fig["y"]))
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7)
+    finish_plane(ax, fig, 7)
 
 
 def draw_members(ax, folder, manifest, fig):
