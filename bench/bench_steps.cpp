@@ -104,11 +104,18 @@ struct PairSpec {
 
 std::vector<PairSpec> pairs() {
   const json none = json::object();
+  // The same schemes through the integrator's generic path (virtual model calls, dynamic sizes)
+  // instead of the scheme compiled with the fixed-size system (core/compiled_schemes.hpp).
+  const json generic = {{"compiled", false}};
+  json generic_dla = newmark(0, 0, 0.5);
+  generic_dla["compiled"] = false;
   return {
       {"rk4/chaotic_particle", "chaotic_nonholonomic_particle", "rk4", none, chaotic_initial(), 0.2},
       {"rk4/particle", "nonholonomic_particle", "rk4", none, particle_initial(), 0.2},
       {"rk4/cvt", "pendulum_driven_cvt", "rk4", none, cvt_initial(), 0.1},
+      {"rk4_generic/chaotic_particle", "chaotic_nonholonomic_particle", "rk4", generic, chaotic_initial(), 0.2},
       {"DLA/chaotic_particle", "chaotic_nonholonomic_particle", "nonholonomic_newmark", newmark(0, 0, 0.5), chaotic_initial(), 0.2},
+      {"DLA_generic/chaotic_particle", "chaotic_nonholonomic_particle", "nonholonomic_newmark", generic_dla, chaotic_initial(), 0.2},
       {"DLA/particle", "nonholonomic_particle", "nonholonomic_newmark", newmark(0, 0, 0.5), particle_initial(), 0.2},
       {"DLA/cvt", "pendulum_driven_cvt", "nonholonomic_newmark", newmark(0, 0, 0.5), cvt_initial(), 0.1},
       {"F0.1_0.1_half/chaotic_particle", "chaotic_nonholonomic_particle", "nonholonomic_newmark", newmark(0.1, 0.1, 0.5), chaotic_initial(), 0.2},

@@ -1,5 +1,6 @@
 // Out-of-line destructors: the key functions that make RTTI of the interfaces unique to
 // libdalembert, so dynamic_cast to a model works across plugins built with hidden visibility.
+#include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/integrator.hpp>
@@ -26,6 +27,12 @@ double Guarded::guard_rate(int sigma, const State& s) const {
 }
 std::string Guarded::guard_name(int sigma) const { return "guard " + std::to_string(sigma); }
 PluginFactory::~PluginFactory() = default;
+CompiledStepper::~CompiledStepper() = default;
+const std::vector<double>& CompiledStepper::quantities() const {
+  static const std::vector<double> none;
+  return none;
+}
+CompiledSchemes::~CompiledSchemes() = default;
 
 const char* to_string(PluginKind k) {
   switch (k) {

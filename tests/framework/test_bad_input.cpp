@@ -349,6 +349,11 @@ TEST_CASE("a non-finite state stops the run with the step number", "[cli]") {
 TEST_CASE("a Newton failure stops the run at step 1", "[cli]") {
   StudyCase c("newton");
   json j = particle_study();
+  // On the chaotic particle, F^{0.1,0.1,½} is genuinely nonlinear (a(Q) in (N1)): one Newton
+  // iteration cannot solve it. (On the nonholonomic particle every Newmark system is affine in its
+  // unknowns and Newton finishes in one.)
+  j["system"] = {{"plugin", "chaotic_nonholonomic_particle"}};
+  j["initial"] = {{"q", {1, 0, 1, -1, -1}}, {"v", {0.05, 0.5, -0.5, -0.1, -0.05}}};
   j["integrators"][0]["params"] = {{"beta", 0.1}, {"beta_prime", 0.1}, {"alpha", 0.5}, {"newton_max_iterations", 1}};
   const auto r = c.run(j);
   check_one_line_error(r, {c.file.string() + ": /integrators/0", "DLA", "Newton", "step 1 ", "h = 0.1"});

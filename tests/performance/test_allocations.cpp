@@ -135,6 +135,10 @@ State pendulum_initial() {
 json newmark(double beta, double beta_prime, double alpha, const char* disc = "14") {
   return {{"beta", beta}, {"beta_prime", beta_prime}, {"alpha", alpha}, {"constraint_discretization", disc}};
 }
+json with_generic(json p) {  // the integrator's generic path instead of the scheme compiled with the system
+  p["compiled"] = false;
+  return p;
+}
 json psi(double beta) {
   return {{"stages", json::array({{{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, beta, 0.0)}, {"fraction", 0.5}},
                                   {{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, beta, 1.0)}, {"fraction", 0.5}}})}};
@@ -144,11 +148,17 @@ std::vector<Case> cases() {
   const json none = json::object();
   std::vector<Case> c = {
       {"rk4", "chaotic_nonholonomic_particle", none, "rk4", none, chaotic_initial(), 0.2},
+      {"rk4 generic path", "chaotic_nonholonomic_particle", none, "rk4", {{"compiled", false}}, chaotic_initial(), 0.2},
       {"rk4 (CVT)", "pendulum_driven_cvt", none, "rk4", none, cvt_initial(), 0.1},
+      {"rk2 compiled (chaotic particle)", "chaotic_nonholonomic_particle", none, "rk2", none, chaotic_initial(), 0.2},
       {"DLA (CVT)", "pendulum_driven_cvt", none, "nonholonomic_newmark", newmark(0, 0, 0.5), cvt_initial(), 0.1},
       {"DLA F^{0,0,1/2} (14)", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark", newmark(0, 0, 0.5), chaotic_initial(), 0.2},
       {"F^{0,0.3,1/2} (15)", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark", newmark(0, 0.3, 0.5, "15"), chaotic_initial(), 0.2},
       {"F^{0.1,0.1,1/2} (14)", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark", newmark(0.1, 0.1, 0.5), chaotic_initial(), 0.2},
+      {"DLA generic path", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark",
+       with_generic(newmark(0, 0, 0.5)), chaotic_initial(), 0.2},
+      {"F^{0.1,0.1,1/2} generic path", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark",
+       with_generic(newmark(0.1, 0.1, 0.5)), chaotic_initial(), 0.2},
       {"F^{0.1,0.1,1/2} (15)", "chaotic_nonholonomic_particle", none, "nonholonomic_newmark", newmark(0.1, 0.1, 0.5, "15"), chaotic_initial(), 0.2},
       {"F^{0.25,0,1} (14) particle", "nonholonomic_particle", none, "nonholonomic_newmark", newmark(0.25, 0, 1.0), particle_initial(), 0.2},
       {"composition Psi_h", "chaotic_nonholonomic_particle", none, "composition", psi(0.0), chaotic_initial(), 0.2},

@@ -1,16 +1,16 @@
 // The nonholonomic Newmark method F_h^{β,β′,α} (seed 000 Def. 3.1 + Sec. 3.4; spec 000 §3.2),
 // generic over any ConstrainedLagrangian system with constant mass matrix. The discrete equations
-// (N1)–(N4) and their Jacobians live in <dalembert/math/newmark_residual.hpp>; this file chooses
-// the reduced system (β ≠ 0: Newton on (Q, λ, λ′); β = 0: Newton on λ, then a linear solve for λ′),
-// solves it, and commits the new state.
-#include <algorithm>
+// (N1)–(N4) and their Jacobians live in <dalembert/math/newmark_residual.hpp>, the step (which
+// reduced system, Newton, commit) in <dalembert/math/newmark_step.hpp>; on a fixed-size system the
+// same step runs compiled with the model (core/compiled_schemes.hpp). This file checks the system,
+// owns the parameters and publishes the step's quantities.
 #include <cmath>
-#include <limits>
 #include <cstdio>
-#include <dalembert/math/newmark_residual.hpp>
-#include <dalembert/math/newton.hpp>
+#include <dalembert/core/compiled_schemes.hpp>
+#include <dalembert/math/newmark_step.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <iostream>
+#include <limits>
 
 namespace {
 
@@ -19,7 +19,8 @@ using nlohmann::json;
 
 class NonholonomicNewmark final : public Integrator {
  public:
-  NonholonomicNewmark(NewmarkParameters p, NewtonOptions newton) : p_(p), newton_options_(newton) {}
+  NonholonomicNewmark(NewmarkParameters p, NewtonOptions newton, bool compiled)
+      : p_(p), newton_options_(newton), compiled_(compiled) {}
 
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
@@ -38,69 +39,17 @@ class NonholonomicNewmark final : public Integrator {
                     name().c_str(), p_.beta, p_.beta_prime);
       std::cerr << buf << '\n';
     }
-    equations_.bind(model);
-    equations_.set_parameters(p_);
-    n_ = model.dof();
-    r_ = model.num_constraints();
-    const int m = fast_path() ? r_ : n_ + 2 * r_;
-    newton_.resize(m);
-    u_.resize(n_ + 2 * r_);
-    lambda_.resize(r_);
-    v_next_.resize(n_);
-    phi_.resize(r_);
-    names_ = {"discrete_constraint_residual"};
-    for (const char* base : {"lambda", "lambda_prime"})
-      for (int a = 0; a < r_; ++a) names_.push_back(r_ == 1 ? std::string(base) : base + ("_" + std::to_string(a)));
-    names_.push_back("newton_iterations");
-    values_.assign(names_.size(), 0.0);
+    compiled_stepper_ =
+        compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.newmark(p_, newton_options_); });
+    if (!compiled_stepper_) generic_.bind(model, p_, newton_options_);
+    names_ = newmark_quantity_names(model.num_constraints());
   }
 
   void step(State& s, double h) override {
-    equations_.begin_step(s.q, s.v, h);
-    auto Q = u_.head(n_);
-    auto lambda = u_.segment(n_, r_);
-    auto lambda_prime = u_.tail(r_);
-    NewtonReport report;
-    // The multipliers enter Q only through h²/2·Bλ, so their round-off floor is ~ε|q|/h²: on the
-    // very short fractional steps of impact location (h ~ 1e−6) Newton stagnates there, with Q
-    // already exact to round-off. Let the stagnation test know that floor (no effect for h ≳ 1e−3).
-    NewtonOptions options = newton_options_;
-    const double eps = std::numeric_limits<double>::epsilon();
-    options.stagnation_floor =
-        std::max(options.stagnation_floor, 64.0 * eps * (1.0 + s.q.lpNorm<Eigen::Infinity>()) / (h * h));
-    if (fast_path()) {
-      // β = 0: Φ(q_k, Q(λ)) = 0 on r unknowns, Q(λ) explicit by (N1); then λ′ linear by (N2)+(N4).
-      equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
-      report = newton_.solve([this](const Vec& l, Vec& R) { equations_.explicit_residual(l, R); },
-                             [this](const Vec& l, Mat& J) { equations_.explicit_jacobian(l, J); }, lambda_,
-                             options);
-      lambda = lambda_;
-      equations_.explicit_position(lambda, Q);
-      equations_.solve_lambda_prime(Q, lambda, lambda_prime);
-    } else {
-      // β ≠ 0: reduced Newton system R(Q, λ, λ′) = 0 (spec 000 §3.2 items 1–5).
-      equations_.continuous_multiplier(lambda_);
-      equations_.initial_guess(lambda_, u_);
-      report = newton_.solve([this](const Vec& u, Vec& R) { equations_.residual(u, R); },
-                             [this](const Vec& u, Mat& J) { equations_.jacobian(u, J); }, u_, options);
-    }
-    // v_{k+1} = V(Q, λ, λ′) from (N2) (spec 000 §3.2 item 6).
-    equations_.velocity(u_, v_next_);
-    equations_.discrete_constraint(Q, phi_);
-    if (!u_.allFinite() || !v_next_.allFinite())
-      throw StepFailure("nonholonomic Newmark: non-finite q_{k+1}, v_{k+1} or multipliers", phi_.lpNorm<Eigen::Infinity>(),
-                        report.iterations);
-
-    // Commit.
-    s.q = Q;
-    s.v = v_next_;
-    s.t += h;
-    values_[0] = phi_.lpNorm<Eigen::Infinity>();
-    for (int a = 0; a < r_; ++a) {
-      values_[1 + a] = lambda[a];
-      values_[1 + r_ + a] = lambda_prime[a];
-    }
-    values_.back() = report.iterations;
+    if (compiled_stepper_)
+      compiled_stepper_->step(s, h);
+    else
+      generic_.step(s, h);
   }
 
   Traits traits() const override {
@@ -116,19 +65,18 @@ class NonholonomicNewmark final : public Integrator {
   }
 
   void quantity_names(std::vector<std::string>& names) const override { names = names_; }
-  void discrete_quantities(double* out) const override { std::copy(values_.begin(), values_.end(), out); }
+  void discrete_quantities(double* out) const override {
+    const auto& values = compiled_stepper_ ? compiled_stepper_->quantities() : generic_.quantities();
+    std::copy(values.begin(), values.end(), out);
+  }
 
  private:
-  bool fast_path() const { return p_.beta == 0.0; }
-
   NewmarkParameters p_;
   NewtonOptions newton_options_;
-  NewmarkResidual equations_;
-  NewtonSolver newton_;
-  int n_ = 0, r_ = 0;
-  Vec u_, lambda_, v_next_, phi_;
+  bool compiled_;
+  NewmarkStep<DynamicAccess> generic_;
+  std::unique_ptr<CompiledStepper> compiled_stepper_;
   std::vector<std::string> names_;
-  std::vector<double> values_;
 };
 
 std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
@@ -146,7 +94,7 @@ std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
   if (std::abs(p.number("beta") + p.number("beta_prime") - 0.5) <= 1e-8) opt.residual_tolerance = 1e-12;
   opt.max_iterations = static_cast<int>(p.integer("newton_max_iterations"));
   opt.finite_difference_jacobian = p.boolean("finite_difference_jacobian");
-  return std::make_unique<NonholonomicNewmark>(np, opt);
+  return std::make_unique<NonholonomicNewmark>(np, opt, p.boolean("compiled"));
 }
 
 PluginDescriptor describe() {
@@ -169,6 +117,7 @@ PluginDescriptor describe() {
       {"newton_max_iterations", ParamType::Integer, 25, "Newton iterations before the step fails", 1, 1000},
       {"finite_difference_jacobian", ParamType::Boolean, false,
        "use a forward-difference Newton Jacobian instead of the analytic one (for checking)"},
+      {"compiled", ParamType::Boolean, true, kCompiledParameterDoc},
   };
   d.make_integrator = make;
   return d;

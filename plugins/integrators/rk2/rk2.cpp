@@ -4,6 +4,8 @@
 //     z_{k+1} = z_k + h f(t_k + h/2, z_k + (h/2) f(t_k, z_k)),   Butcher tableau [[0],[½, 0]], b = (0, 1).
 // ode = "reduced" (the spec's control, §3.4 and claim 16): the same tableau on the quasi-velocity ODE
 // q̇ = B_D(q) w of a system's Lie-group model (QuasiVelocityField), which stays on D by construction.
+// ode = "full" on a fixed-size system runs the same tableau compiled with the model (core/compiled_schemes.hpp).
+#include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
@@ -15,8 +17,9 @@ using namespace dalembert;
 
 class RK2 final : public Integrator {
  public:
-  explicit RK2(bool reduced) : reduced_(reduced), rk_({{{}, {0.5}}, {0.0, 1.0}, {0.0, 0.5}, 2}) {}
+  RK2(bool reduced, bool compiled) : reduced_(reduced), compiled_(compiled), rk_({{{}, {0.5}}, {0.0, 1.0}, {0.0, 0.5}, 2}) {}
   void bind(const System& s) override {
+    stepper_.reset();
     if (reduced_) {
       reduced_field_.bind(require<LieGroupModel>(s, name()));
       rk_.resize(reduced_field_.n(), reduced_field_.k());
@@ -26,8 +29,10 @@ class RK2 final : public Integrator {
     const auto& model = require<ConstrainedLagrangian>(s, name());
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
+    stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
   }
   void step(State& s, double h) override {
+    if (stepper_) return stepper_->step(s, h);
     if (reduced_) {
       reduced_field_.quasi_velocity(s.q, s.v, w_);
       rk_.step([this](double t, const Vec& q, const Vec& w, Vec& qd, Vec& wd) { reduced_field_.evaluate(t, q, w, qd, wd); },
@@ -42,7 +47,8 @@ class RK2 final : public Integrator {
   Traits traits() const override { return {2, false, true, reduced_ ? std::vector<std::string>{"constraint"} : std::vector<std::string>{}}; }
 
  private:
-  bool reduced_;
+  bool reduced_, compiled_;
+  std::unique_ptr<CompiledStepper> stepper_;
   NonholonomicVectorField field_;
   QuasiVelocityField reduced_field_;
   ExplicitRungeKutta rk_;
@@ -60,9 +66,9 @@ PluginDescriptor describe() {
                 "full: the index-1 multiplier ODE of the ConstrainedLagrangian model (the paper's RK2); reduced: the "
                 "quasi-velocity ODE of the LieGroupModel (stays on the constraints; the spec's control)"};
   ode.choices = {"full", "reduced"};
-  d.params = {ode};
+  d.params = {ode, {"compiled", ParamType::Boolean, true, kCompiledParameterDoc}};
   d.make_integrator = [](const Parameters& p, const PluginFactory&) {
-    return std::make_unique<RK2>(p.string("ode") == "reduced");
+    return std::make_unique<RK2>(p.string("ode") == "reduced", p.boolean("compiled"));
   };
   return d;
 }

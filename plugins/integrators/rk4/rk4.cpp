@@ -1,6 +1,8 @@
 // Classical 4-stage Runge–Kutta on the index-1 nonholonomic ODE y = (q, v),
 // v̇ = a(q) + B(q)λ(q,v) (spec 000 §3.6): the continuous multiplier at every stage, no projection.
-// Generic over any ConstrainedLagrangian system.
+// Generic over any ConstrainedLagrangian system; on a fixed-size system it runs the same tableau
+// compiled with the model (core/compiled_schemes.hpp).
+#include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -11,13 +13,15 @@ using namespace dalembert;
 
 class RK4 final : public Integrator {
  public:
-  RK4() : rk_({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4}) {}
+  explicit RK4(bool compiled) : compiled_(compiled), rk_({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4}) {}
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
+    stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
   }
   void step(State& s, double h) override {
+    if (stepper_) return stepper_->step(s, h);
     rk_.step([this](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { field_.evaluate(t, q, v, qd, vd); },
              s.t, s.q, s.v, h);
     s.t += h;
@@ -25,8 +29,10 @@ class RK4 final : public Integrator {
   Traits traits() const override { return {4, false, true, {}}; }
 
  private:
+  bool compiled_;
   NonholonomicVectorField field_;
   ExplicitRungeKutta rk_;
+  std::unique_ptr<CompiledStepper> stepper_;
 };
 
 PluginDescriptor describe() {
@@ -36,7 +42,10 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Classical RK4 on the continuous nonholonomic vector field (no projection); order 4";
   d.seed = "000 (baseline, Sec 3.6 of the spec)";
-  d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<RK4>(); };
+  d.params = {{"compiled", ParamType::Boolean, true, kCompiledParameterDoc}};
+  d.make_integrator = [](const Parameters& p, const PluginFactory&) {
+    return std::make_unique<RK4>(p.boolean("compiled"));
+  };
   return d;
 }
 

@@ -1,7 +1,7 @@
 // The chaotic nonholonomic particle (seed 000 §4.2 after McLachlan–Perlmutter 2006; spec 000 §2.2):
 // Q = R⁵, q = (x, y₁, y₂, z₁, z₂), M = I,
 // V = ½(x² + y₁² + y₂² + z₁² + z₂² + z₁²z₂² + y₁²z₁² + y₂²z₂²), constraint ẋ + y₁ż₁ + y₂ż₂ = 0.
-#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -9,20 +9,15 @@ using namespace dalembert;
 
 enum { X, Y1, Y2, Z1, Z2 };
 
-class ChaoticNonholonomicParticle final : public LagrangianSystem {
- public:
-  Layout layout() const override {
-    return {{"x", "y1", "y2", "z1", "z2"}, {"xdot", "y1dot", "y2dot", "z1dot", "z2dot"}};
-  }
-  int dof() const override { return 5; }
-  int num_constraints() const override { return 1; }
-  void mass(ConstVecRef, MatRef M) const override { M.setIdentity(); }
-  double potential(ConstVecRef q) const override {
+/// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I.
+struct ChaoticParticleModel {
+  static constexpr int dof = 5, constraints = 1;
+  double potential(const auto& q) const {
     const double z12 = q[Z1] * q[Z1], z22 = q[Z2] * q[Z2];
     return 0.5 * (q.squaredNorm() + z12 * z22 + q[Y1] * q[Y1] * z12 + q[Y2] * q[Y2] * z22);
   }
   // ∇V (spec 000 §2.2)
-  void potential_gradient(ConstVecRef q, VecRef g) const override {
+  void potential_gradient(const auto& q, auto&& g) const {
     g[X] = q[X];
     g[Y1] = q[Y1] * (1 + q[Z1] * q[Z1]);
     g[Y2] = q[Y2] * (1 + q[Z2] * q[Z2]);
@@ -31,7 +26,7 @@ class ChaoticNonholonomicParticle final : public LagrangianSystem {
   }
   // ∇²V (spec 000 §2.2): diagonal 1, 1+z₁², 1+z₂², 1+z₂²+y₁², 1+z₁²+y₂²; H_{y₁z₁} = 2y₁z₁,
   // H_{y₂z₂} = 2y₂z₂, H_{z₁z₂} = 2z₁z₂.
-  void potential_hessian(ConstVecRef q, MatRef H) const override {
+  void potential_hessian(const auto& q, auto&& H) const {
     H.setZero();
     H(X, X) = 1;
     H(Y1, Y1) = 1 + q[Z1] * q[Z1];
@@ -43,12 +38,29 @@ class ChaoticNonholonomicParticle final : public LagrangianSystem {
     H(Z1, Z2) = H(Z2, Z1) = 2 * q[Z1] * q[Z2];
   }
   // A = [1, 0, 0, y₁, y₂]
-  void constraint_matrix(ConstVecRef q, MatRef A) const override { A << 1.0, 0.0, 0.0, q[Y1], q[Y2]; }
+  void constraint_matrix(const auto& q, auto&& A) const { A << 1.0, 0.0, 0.0, q[Y1], q[Y2]; }
   // Nonzero ∂A_i/∂q^j: ∂A_{z₁}/∂y₁ = 1, ∂A_{z₂}/∂y₂ = 1.
-  void constraint_gradient(ConstVecRef, int, MatRef G) const override {
+  void constraint_gradient(const auto&, int, auto&& G) const {
     G.setZero();
     G(Z1, Y1) = 1.0;
     G(Z2, Y2) = 1.0;
+  }
+  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp): A x, f += Aᵀλ, and from
+  // the gradient above (∂A/∂q)[v]v = ẏ₁ż₁ + ẏ₂ż₂ and DA[w] = (0, w_{z₁}, w_{z₂}, 0, 0).
+  void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[X] + q[Y1] * x[Z1] + q[Y2] * x[Z2]; }
+  void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {
+    f[X] += lambda[0];
+    f[Z1] += q[Y1] * lambda[0];
+    f[Z2] += q[Y2] * lambda[0];
+  }
+  void curvature(const auto&, const auto& v, auto&& c) const { c[0] = v[Y1] * v[Z1] + v[Y2] * v[Z2]; }
+  void constraint_derivative(const auto&, const auto& w, auto&& DA) const { DA << 0.0, w[Z1], w[Z2], 0.0, 0.0; }
+};
+
+class ChaoticNonholonomicParticle final : public FixedLagrangianSystem<ChaoticParticleModel> {
+ public:
+  Layout layout() const override {
+    return {{"x", "y1", "y2", "z1", "z2"}, {"xdot", "y1dot", "y2dot", "z1dot", "z2dot"}};
   }
 };
 

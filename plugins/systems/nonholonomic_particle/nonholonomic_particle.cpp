@@ -1,29 +1,40 @@
 // The nonholonomic particle (seed 000 §4.1, spec 000 §2.1): Q = R³, M = I, V = 0,
 // constraint ż − y ẋ = 0, with its closed-form solution.
 #include <cmath>
-#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
 
 using namespace dalembert;
 
-class NonholonomicParticle final : public LagrangianSystem {
- public:
-  Layout layout() const override { return {{"x", "y", "z"}, {"xdot", "ydot", "zdot"}}; }
-  int dof() const override { return 3; }
-  int num_constraints() const override { return 1; }
-  void mass(ConstVecRef, MatRef M) const override { M.setIdentity(); }
-  double potential(ConstVecRef) const override { return 0.0; }
-  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
-  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
+/// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I, V = 0.
+struct ParticleModel {
+  static constexpr int dof = 3, constraints = 1;
+  double potential(const auto&) const { return 0.0; }
+  void potential_gradient(const auto&, auto&& g) const { g.setZero(); }
+  void potential_hessian(const auto&, auto&& H) const { H.setZero(); }
   // A(q) = [−y, 0, 1]
-  void constraint_matrix(ConstVecRef q, MatRef A) const override { A << -q[1], 0.0, 1.0; }
+  void constraint_matrix(const auto& q, auto&& A) const { A << -q[1], 0.0, 1.0; }
   // The only nonzero ∂A_{1,i}/∂q^j is ∂A_{1,x}/∂y = −1.
-  void constraint_gradient(ConstVecRef, int, MatRef G) const override {
+  void constraint_gradient(const auto&, int, auto&& G) const {
     G.setZero();
     G(0, 1) = -1.0;
   }
+  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp): A x, f += Aᵀλ, and from
+  // the gradient (∂A/∂q)[v]v = −ẋẏ and DA[w] = (0, −w_x, 0).
+  void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[2] - q[1] * x[0]; }
+  void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {
+    f[0] -= q[1] * lambda[0];
+    f[2] += lambda[0];
+  }
+  void curvature(const auto&, const auto& v, auto&& c) const { c[0] = -v[0] * v[1]; }
+  void constraint_derivative(const auto&, const auto& w, auto&& DA) const { DA << 0.0, -w[0], 0.0; }
+};
+
+class NonholonomicParticle final : public FixedLagrangianSystem<ParticleModel> {
+ public:
+  Layout layout() const override { return {{"x", "y", "z"}, {"xdot", "ydot", "zdot"}}; }
 
   void diagnostic_names(std::vector<std::string>& n) const override {
     n = {"ydot", "xdot_sqrt_1_plus_y2"};  // the invariants ẏ and ẋ√(1+y²)

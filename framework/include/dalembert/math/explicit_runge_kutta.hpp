@@ -2,6 +2,7 @@
 // An explicit Runge–Kutta method given by its Butcher tableau, on the first-order system
 // y = (q, v), y' = f(t, y). Stage buffers are sized once (resize); step() does not allocate.
 #include <Eigen/Core>
+#include <stdexcept>
 #include <vector>
 
 namespace dalembert {
@@ -12,45 +13,110 @@ struct ButcherTableau {
   int order = 1;
 };
 
-class ExplicitRungeKutta {
+/// y ← y + a·x, and y ← x: element loops for fixed sizes (see FixedNonholonomicField::evaluate on
+/// why), Eigen's vectorised kernels for dynamic sizes.
+template <class Y, class X>
+inline void add_scaled(Y& y, double a, const X& x) {
+  if constexpr (Y::SizeAtCompileTime != Eigen::Dynamic) {
+    for (int i = 0; i < Y::SizeAtCompileTime; ++i) y[i] += a * x[i];
+  } else {
+    y.noalias() += a * x;
+  }
+}
+template <class Y, class X>
+inline void assign(Y& y, const X& x) {
+  if constexpr (Y::SizeAtCompileTime != Eigen::Dynamic) {
+    for (int i = 0; i < Y::SizeAtCompileTime; ++i) y[i] = x[i];
+  } else {
+    y = x;
+  }
+}
+
+/// Explicit Runge–Kutta stepping on (q, v) of vector types VecQ, VecV: dynamic-size in the
+/// integrator plugins, fixed-size when compiled together with a fixed-size model
+/// (core/fixed_lagrangian_system.hpp). The tableau is copied into flat arrays (at most kMaxStages).
+template <class VecQ = Eigen::VectorXd, class VecV = VecQ>
+class ExplicitRungeKuttaT {
  public:
-  explicit ExplicitRungeKutta(ButcherTableau t) : tab_(std::move(t)) {}
+  static constexpr int kMaxStages = 8;
+  explicit ExplicitRungeKuttaT(ButcherTableau t) : tab_(std::move(t)) {
+    stages_ = static_cast<int>(tab_.b.size());
+    if (stages_ < 1 || stages_ > kMaxStages || tab_.c.size() != tab_.b.size() || tab_.a.size() != tab_.b.size())
+      throw std::invalid_argument("ExplicitRungeKutta: a tableau needs 1 to 8 stages and matching a, b, c");
+    for (int i = 0; i < stages_; ++i) {
+      b_[i] = tab_.b[i];
+      c_[i] = tab_.c[i];
+      for (int j = 0; j < i; ++j) a_[i][j] = j < static_cast<int>(tab_.a[i].size()) ? tab_.a[i][j] : 0.0;
+    }
+  }
   const ButcherTableau& tableau() const { return tab_; }
 
   void resize(int nq, int nv) {
-    const std::size_t s = tab_.b.size();
-    kq_.assign(s, Eigen::VectorXd::Zero(nq));
-    kv_.assign(s, Eigen::VectorXd::Zero(nv));
+    for (int i = 0; i < stages_; ++i) {
+      kq_[i].setZero(nq);
+      kv_[i].setZero(nv);
+    }
     q_.resize(nq);
     v_.resize(nv);
   }
 
   /// f(t, q, v, qdot, vdot). Advances (t, q, v) by h; on exception q and v are unchanged.
-  template <class F>
-  void step(F&& f, double t, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
-    const std::size_t s = tab_.b.size();
-    for (std::size_t i = 0; i < s; ++i) {
-      q_ = q;
-      v_ = v;
-      for (std::size_t j = 0; j < i; ++j) {
-        const double aij = tab_.a[i][j];
-        if (aij != 0.0) {
-          q_.noalias() += (h * aij) * kq_[j];
-          v_.noalias() += (h * aij) * kv_[j];
-        }
-      }
-      f(t + tab_.c[i] * h, q_, v_, kq_[i], kv_[i]);
-    }
-    for (std::size_t i = 0; i < s; ++i) {
-      q.noalias() += (h * tab_.b[i]) * kq_[i];
-      v.noalias() += (h * tab_.b[i]) * kv_[i];
+  template <class F, class Q, class V>
+  void step(F&& f, double t, Q& q, V& v, double h) {
+    // The stage count as a compile-time constant, so that the stage loops unroll.
+    switch (stages_) {
+      case 1: return step_stages<1>(f, t, q, v, h);
+      case 2: return step_stages<2>(f, t, q, v, h);
+      case 3: return step_stages<3>(f, t, q, v, h);
+      case 4: return step_stages<4>(f, t, q, v, h);
+      case 5: return step_stages<5>(f, t, q, v, h);
+      case 6: return step_stages<6>(f, t, q, v, h);
+      case 7: return step_stages<7>(f, t, q, v, h);
+      default: return step_stages<8>(f, t, q, v, h);
     }
   }
 
  private:
+  template <int S, class F, class Q, class V>
+  void step_stages(F& f, double t, Q& q, V& v, double h) {
+    if constexpr (VecQ::SizeAtCompileTime != Eigen::Dynamic && VecV::SizeAtCompileTime != Eigen::Dynamic) {
+      VecQ kq[S], qs;  // fixed size: stage vectors on the stack, which q and v cannot alias
+      VecV kv[S], vs;
+      stages<S>(f, t, q, v, h, kq, kv, qs, vs);
+    } else {
+      stages<S>(f, t, q, v, h, kq_, kv_, q_, v_);
+    }
+  }
+  template <int S, class F, class Q, class V>
+  void stages(F& f, double t, Q& q, V& v, double h, VecQ* kq, VecV* kv, VecQ& qs, VecV& vs) {
+#pragma GCC unroll 8
+    for (int i = 0; i < S; ++i) {
+      assign(qs, q);
+      assign(vs, v);
+#pragma GCC unroll 8
+      for (int j = 0; j < i; ++j) {
+        const double aij = a_[i][j];
+        if (aij != 0.0) {
+          add_scaled(qs, h * aij, kq[j]);
+          add_scaled(vs, h * aij, kv[j]);
+        }
+      }
+      f(t + c_[i] * h, qs, vs, kq[i], kv[i]);
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < S; ++i) {
+      add_scaled(q, h * b_[i], kq[i]);
+      add_scaled(v, h * b_[i], kv[i]);
+    }
+  }
+
   ButcherTableau tab_;
-  std::vector<Eigen::VectorXd> kq_, kv_;
-  Eigen::VectorXd q_, v_;
+  int stages_ = 0;
+  double a_[kMaxStages][kMaxStages] = {}, b_[kMaxStages] = {}, c_[kMaxStages] = {};
+  VecQ kq_[kMaxStages], q_;
+  VecV kv_[kMaxStages], v_;
 };
+
+using ExplicitRungeKutta = ExplicitRungeKuttaT<>;
 
 }  // namespace dalembert

@@ -16,164 +16,170 @@
 //     (explicit_residual(), explicit_jacobian()); then λ′ follows from an r×r linear solve
 //     (solve_lambda_prime()).
 // begin_step() fixes (q_k, v_k, h); every buffer is sized in bind(): nothing here allocates.
+//
+// Written once over an Access type (core/model_access.hpp): NewmarkResidual = NewmarkEquations<
+// DynamicAccess> is what the integrator plugin uses on any system; NewmarkEquations<FixedAccess<M>>
+// is the same code compiled, fixed-size, inside a FixedLagrangianSystem's plugin (issue 4).
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions
+#include <dalembert/core/model_access.hpp>
+#include <dalembert/math/newmark_parameters.hpp>
 
 namespace dalembert {
 
-/// How the exact discrete constraint space is discretised (seed 000 Sec. 3.4, spec 000 §3.4).
-enum class ConstraintDiscretization {
-  Eq14,  ///< Φ^a = ⟨μ^a((1−α)q_k + αq_{k+1}), (q_{k+1}−q_k)/h⟩
-  Eq15,  ///< Φ̃^a = ⟨(1−α)μ^a(q_k) + αμ^a(q_{k+1}), (q_{k+1}−q_k)/h⟩
-};
-
-/// The parameters of F_h^{β,β′,α}.
-struct NewmarkParameters {
-  double beta = 0.0;
-  double beta_prime = 0.0;
-  double alpha = 0.5;
-  ConstraintDiscretization discretization = ConstraintDiscretization::Eq14;
-};
-
-class NewmarkResidual {
+template <class Access>
+class NewmarkEquations {
  public:
+  using VecN = typename Access::VecN;
+  using VecR = typename Access::VecR;
+  using VecU = typename Access::VecU;
+  using MatN = typename Access::MatN;
+  using MatRN = typename Access::MatRN;
+  using MatNR = typename Access::MatNR;
+  using MatR = typename Access::MatR;
+  static constexpr int N = Access::N, R = Access::R;
+
   /// Sizes every buffer and factorises the (constant) mass matrix once.
-  void bind(const ConstrainedLagrangian& model) {
-    if (!model.constant_mass())
+  template <class Model>
+  void bind(const Model& model) {
+    access_.bind(model);
+    if (!access_.constant_mass())
       throw Error("NewmarkResidual: the nonholonomic Newmark equations of spec 000 §3.2 need a constant mass matrix");
-    model_ = &model;
-    n_ = model.dof();
-    r_ = model.num_constraints();
-    contractions_.bind(model);
-    Mat M(n_, n_);
-    model.mass(Vec::Zero(n_), M);
-    Eigen::LLT<Mat> llt(M);
+    n_ = access_.n();
+    r_ = access_.r();
+    MatN M(n_, n_);
+    access_.mass(VecN::Zero(n_), M);
+    Eigen::LLT<MatN> llt(M);
     if (llt.info() != Eigen::Success) throw Error("NewmarkResidual: the mass matrix is not positive definite");
-    Minv_ = llt.solve(Mat::Identity(n_, n_));
-    unit_mass_ = classify_mass(M) == MassStructure::Identity;  // then every M⁻¹ product is skipped
-    for (Vec* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
+    Minv_ = llt.solve(MatN::Identity(n_, n_));
+    unit_mass_ = M.isIdentity(0.0);  // then every M⁻¹ product is skipped
+    for (VecN* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
     rhs_.resize(r_);
-    for (Mat* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
-    for (Mat* m : {&Bk_, &BQ_}) m->resize(n_, r_);
-    for (Mat* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
+    for (MatRN* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
+    for (MatNR* m : {&Bk_, &BQ_}) m->resize(n_, r_);
+    for (MatN* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
     C_.resize(r_, r_);
-    c_llt_ = Eigen::LLT<Mat>(r_);
+    if constexpr (R == Eigen::Dynamic) c_llt_ = Eigen::LLT<MatR>(r_);
   }
 
   void set_parameters(const NewmarkParameters& p) { p_ = p; }
   const NewmarkParameters& parameters() const { return p_; }
-  const ConstrainedLagrangian& model() const { return *model_; }
+  const Access& access() const { return access_; }
   int n() const { return n_; }
   int r() const { return r_; }
   /// Number of unknowns of the reduced system u = (Q, λ, λ′).
   int size() const { return n_ + 2 * r_; }
 
   /// Fixes the start point (q_k, v_k) and the signed step h; evaluates a(q_k), A(q_k), B(q_k).
-  void begin_step(ConstVecRef qk, ConstVecRef vk, double h) {
+  void begin_step(const auto& qk, const auto& vk, double h) {
     if (h == 0.0) throw StepFailure("nonholonomic Newmark: step size h = 0", 0.0);
     qk_ = qk;
     vk_ = vk;
     h_ = h;
     unconstrained_acceleration(qk_, ak_);
-    model_->constraint_matrix(qk_, Ak_);
+    access_.constraint_matrix(qk_, Ak_);
     apply_minv(Bk_, Ak_.transpose());  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
   }
   double h() const { return h_; }
-  const Vec& q_k() const { return qk_; }
+  const VecN& q_k() const { return qk_; }
 
   /// The continuous multiplier at the start point (spec 000 §2.0), the initial guess of item 4:
-  ///   λ(q_k,v_k) = −C(q_k)⁻¹[A(q_k)a(q_k) + (∂A/∂q)[v_k]v_k],  with (∂A/∂q)[v]v = DA(q_k)[v] v.
+  ///   λ(q_k,v_k) = −C(q_k)⁻¹[A(q_k)a(q_k) + (∂A/∂q)[v_k]v_k].
   /// (Same value as NonholonomicVectorField::multiplier(), computed here without allocating.)
-  void continuous_multiplier(VecRef lambda) {
-    contractions_.derivative(qk_, vk_, DA_);
-    small_product(rhs_, Ak_, ak_);
-    small_product_add(rhs_, DA_, vk_);
-    factor_constraint_matrix(Ak_, Bk_);
+  void continuous_multiplier(auto&& lambda) {
+    access_.curvature(qk_, vk_, rhs_);
+    small_product_add(rhs_, Ak_, ak_);
     lambda = -rhs_;
-    c_llt_.solveInPlace(lambda);
+    solve_constraint_matrix(Ak_, Bk_, lambda);
   }
 
   /// Initial guess of spec 000 §3.2 item 4 from λ₀ = λ(q_k,v_k): λ = λ′ = λ₀, Q = q_k + h v_k + (h²/2)(a(q_k)+B(q_k)λ₀).
-  void initial_guess(ConstVecRef lambda0, VecRef u) const {
-    u.segment(n_, r_) = lambda0;
-    u.tail(r_) = lambda0;
-    u.head(n_) = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
-    u.head(n_).noalias() += (0.5 * h_ * h_) * (Bk_ * lambda0);
+  void initial_guess(const auto& lambda0, auto&& u) const {
+    lambda_of(u) = lambda0;
+    lambda_prime_of(u) = lambda0;
+    auto Q = Q_of(u);
+    Q = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
+    small_product_add(Q, Bk_, lambda0, 0.5 * h_ * h_);
   }
 
   // ----- the β ≠ 0 reduced system, u = (Q, λ, λ′) (spec 000 §3.2 items 1–3) -----
 
   /// R(u) = (R1, R2, R3).
-  void residual(ConstVecRef u, VecRef R) {
-    const auto Q = u.head(n_);
+  void residual(const auto& u, auto&& Rv) {
+    const auto Q = Q_of(u);
     accelerations(u);
     // R1 = Q − q_k − h v_k − (h²/2)[(1−2β)G₀ + 2βG₁]   (N1)
     const double hh = 0.5 * h_ * h_;
-    R.head(n_) = Q - qk_ - h_ * vk_ - (hh * (1.0 - 2.0 * p_.beta)) * G0_ - (hh * 2.0 * p_.beta) * G1_;
+    Q_of(Rv) = Q - qk_ - h_ * vk_ - (hh * (1.0 - 2.0 * p_.beta)) * G0_ - (hh * 2.0 * p_.beta) * G1_;
     // R2 = Φ(q_k, Q)   (N3)
-    discrete_constraint(Q, R.segment(n_, r_));
+    discrete_constraint(Q, lambda_of(Rv));
     // R3 = A(Q) V(Q,λ,λ′)   (N4) with v_{k+1} from (N2)
     eliminated_velocity(Q);
-    small_product(R.tail(r_), AQ_, V_);
+    small_product(lambda_prime_of(Rv), AQ_, V_);
   }
 
   /// J = ∂R/∂u, spec 000 §3.2 item 3.
-  void jacobian(ConstVecRef u, MatRef J) {
-    const auto Q = u.head(n_);
-    const auto lambda_prime = u.tail(r_);
+  void jacobian(const auto& u, auto&& J) {
+    const auto Q = Q_of(u);
+    const auto lambda_prime = lambda_prime_of(u);
     const double hh = 0.5 * h_ * h_;
     const double b = p_.beta, bp = p_.beta_prime;
     accelerations(u);
     eliminated_velocity(Q);
-    // H₁ = ∂G₁/∂Q = M⁻¹(−∇²V(Q) + K(Q,λ′)),  K_ij = Σ_a λ′_a ∂A_ai/∂q^j(Q)
-    model_->potential_hessian(Q, hess_);
-    contractions_.transpose_derivative(Q, lambda_prime, K_);
+    // H₁ = ∂G₁/∂Q = M⁻¹(−∇²V(Q) + K(Q,λ′)),  K_ij = Σ_a λ′_a ∂A_ai/∂q^j
+    access_.potential_hessian(Q, hess_);
+    access_.transpose_derivative(Q, lambda_prime, K_);
     K_ -= hess_;
     apply_minv(H1_, K_);
 
     J.setZero();
     // Row R1: [I − h²βH₁, −(h²/2)(1−2β)B(q_k), −h²βB(Q)]
-    J.topLeftCorner(n_, n_).setIdentity();
-    J.topLeftCorner(n_, n_) -= (2.0 * hh * b) * H1_;
-    J.block(0, n_, n_, r_) = (-hh * (1.0 - 2.0 * b)) * Bk_;
-    J.block(0, n_ + r_, n_, r_) = (-2.0 * hh * b) * BQ_;
+    auto J1Q = sized_block<N, N>(J, 0, 0, n_, n_);
+    J1Q.setIdentity();
+    J1Q -= (2.0 * hh * b) * H1_;
+    sized_block<N, R>(J, 0, n_, n_, r_) = (-hh * (1.0 - 2.0 * b)) * Bk_;
+    sized_block<N, R>(J, 0, n_ + r_, n_, r_) = (-2.0 * hh * b) * BQ_;
     // Row R2: [∂Φ/∂Q, 0, 0]
-    discrete_constraint_jacobian(Q, J.block(n_, 0, r_, n_));
+    discrete_constraint_jacobian(Q, dPhi_);
+    sized_block<R, N>(J, n_, 0, r_, n_) = dPhi_;
     // Row R3: [DA(Q)[V] + A(Q)(I/h + (h/2)(1−2β′)H₁), hβ′A(Q)B(q_k), (h/2)(1−2β′)A(Q)B(Q)]
-    contractions_.derivative(Q, V_, DA_);
-    auto J3Q = J.block(n_ + r_, 0, r_, n_);
+    access_.constraint_derivative(Q, V_, DA_);
+    auto J3Q = sized_block<R, N>(J, n_ + r_, 0, r_, n_);
     J3Q = DA_ + AQ_ / h_;
     small_product_add(J3Q, AQ_, H1_, 0.5 * h_ * (1.0 - 2.0 * bp));
-    small_product(J.block(n_ + r_, n_, r_, r_), AQ_, Bk_, h_ * bp);
-    small_product(J.block(n_ + r_, n_ + r_, r_, r_), AQ_, BQ_, 0.5 * h_ * (1.0 - 2.0 * bp));
+    small_product(sized_block<R, R>(J, n_ + r_, n_, r_, r_), AQ_, Bk_, h_ * bp);
+    small_product(sized_block<R, R>(J, n_ + r_, n_ + r_, r_, r_), AQ_, BQ_, 0.5 * h_ * (1.0 - 2.0 * bp));
   }
 
   /// v_{k+1} = V(Q,λ,λ′) = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   ((N2), spec 000 §3.2 item 1).
-  void velocity(ConstVecRef u, VecRef v) {
-    accelerations(u);
-    eliminated_velocity(u.head(n_));
+  /// `at_Q_known`: a(Q), A(Q), B(Q) were last evaluated at this Q (by solve_lambda_prime), reuse them.
+  void velocity(const auto& u, auto&& v, bool at_Q_known = false) {
+    if (at_Q_known)
+      combine_accelerations(u);
+    else
+      accelerations(u);
+    eliminated_velocity(Q_of(u));
     v = V_;
   }
 
   // ----- the β = 0 fast path (spec 000 §3.2, "β = 0 fast path") -----
 
   /// Q(λ) = q_k + h v_k + (h²/2)(a(q_k) + B(q_k)λ)   ((N1) with β = 0, whatever β was set).
-  void explicit_position(ConstVecRef lambda, VecRef Q) const {
+  void explicit_position(const auto& lambda, auto&& Q) const {
     Q = qk_ + h_ * vk_ + (0.5 * h_ * h_) * ak_;
     small_product_add(Q, Bk_, lambda, 0.5 * h_ * h_);
   }
 
   /// R(λ) = Φ(q_k, Q(λ))   ((N3) with Q from (N1) at β = 0).
-  void explicit_residual(ConstVecRef lambda, VecRef R) {
+  void explicit_residual(const auto& lambda, auto&& Rv) {
     explicit_position(lambda, Qx_);
-    discrete_constraint(Qx_, R);
+    discrete_constraint(Qx_, Rv);
   }
 
   /// ∂R/∂λ = ∂Φ/∂Q (h²/2) B(q_k).
-  void explicit_jacobian(ConstVecRef lambda, MatRef J) {
+  void explicit_jacobian(const auto& lambda, auto&& J) {
     explicit_position(lambda, Qx_);
     discrete_constraint_jacobian(Qx_, dPhi_);
     small_product(J, dPhi_, Bk_, 0.5 * h_ * h_);
@@ -182,7 +188,7 @@ class NewmarkResidual {
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
   ///   w = (Q − q_k)/h + hβ′G₀ + (h/2)(1−2β′)a(Q),  λ′ = −[(h/2)(1−2β′)C(Q)]⁻¹ A(Q) w.
   /// Throws StepFailure if C(Q) is singular or β′ = ½ (then (N4) cannot be met through λ′).
-  void solve_lambda_prime(ConstVecRef Q, ConstVecRef lambda, VecRef lambda_prime) {
+  void solve_lambda_prime(const auto& Q, const auto& lambda, auto&& lambda_prime) {
     const double s = 0.5 * h_ * (1.0 - 2.0 * p_.beta_prime);
     if (s == 0.0)
       throw StepFailure("nonholonomic Newmark: beta_prime = 1/2 leaves lambda' undetermined in (N2)+(N4)", 0.0);
@@ -190,48 +196,55 @@ class NewmarkResidual {
     G0_ = ak_;
     small_product_add(G0_, Bk_, lambda);
     w_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
-    factor_constraint_matrix(AQ_, BQ_);
     small_product(rhs_, AQ_, w_);
     lambda_prime = -rhs_ / s;
-    c_llt_.solveInPlace(lambda_prime);
+    solve_constraint_matrix(AQ_, BQ_, lambda_prime);
   }
 
   // ----- the discrete constraint (spec 000 §3.4) -----
 
   /// Φ(q_k, Q), r.
-  void discrete_constraint(ConstVecRef Q, VecRef Phi) {
+  void discrete_constraint(const auto& Q, auto&& Phi) {
     d_ = (Q - qk_) / h_;
     if (p_.discretization == ConstraintDiscretization::Eq14) {
       xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
-      model_->constraint_matrix(xi_, Axi_);
+      access_.constraint_matrix(xi_, Axi_);
       small_product(Phi, Axi_, d_);
     } else {
-      model_->constraint_matrix(Q, Abar_);
+      access_.constraint_matrix(Q, Abar_);
       Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
       small_product(Phi, Abar_, d_);
     }
   }
 
   /// ∂Φ/∂Q, r×n:  (14) α DA(ξ)[d] + A(ξ)/h;  (15) α DA(Q)[d] + ((1−α)A(q_k) + αA(Q))/h.
-  void discrete_constraint_jacobian(ConstVecRef Q, MatRef dPhi) {
+  void discrete_constraint_jacobian(const auto& Q, auto&& dPhi) {
     d_ = (Q - qk_) / h_;
     if (p_.discretization == ConstraintDiscretization::Eq14) {
       xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;
-      model_->constraint_matrix(xi_, Axi_);
-      contractions_.derivative(xi_, d_, DA_);
+      access_.constraint_matrix(xi_, Axi_);
+      access_.constraint_derivative(xi_, d_, DA_);
       dPhi = p_.alpha * DA_ + Axi_ / h_;
     } else {
-      model_->constraint_matrix(Q, Abar_);
-      contractions_.derivative(Q, d_, DA_);
+      access_.constraint_matrix(Q, Abar_);
+      access_.constraint_derivative(Q, d_, DA_);
       Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;
       dPhi = p_.alpha * DA_ + Abar_ / h_;
     }
   }
 
+  /// The parts of u = (Q, λ, λ′) (fixed-size blocks when the sizes are known).
+  template <class U>
+  auto Q_of(U&& u) const { return sized_segment<N>(u, 0, n_); }
+  template <class U>
+  auto lambda_of(U&& u) const { return sized_segment<R>(u, n_, r_); }
+  template <class U>
+  auto lambda_prime_of(U&& u) const { return sized_segment<R>(u, n_ + r_, r_); }
+
  private:
   /// a(q) = −M⁻¹∇V(q)   (spec 000 §2.0).
-  void unconstrained_acceleration(ConstVecRef q, Vec& a) {
-    model_->potential_gradient(q, grad_);
+  void unconstrained_acceleration(const auto& q, VecN& a) {
+    access_.potential_gradient(q, grad_);
     apply_minv(a, grad_);
     a = -a;
   }
@@ -243,45 +256,58 @@ class NewmarkResidual {
     else
       small_product(x, Minv_, y);
   }
-  /// Factorises C = A M⁻¹ Aᵀ = A B (spec 000 §2.0), invertible for a regular system.
-  void factor_constraint_matrix(const Mat& A, const Mat& B) {
+  /// x ← C⁻¹x with C = A M⁻¹ Aᵀ = A B (spec 000 §2.0), positive definite for a regular system.
+  void solve_constraint_matrix(const MatRN& A, const MatNR& B, auto&& x) {
+    if (r_ == 1) {  // one constraint: C is a positive number
+      const double C = A.row(0).dot(B.col(0));
+      if (!(C > 0.0)) throw StepFailure("nonholonomic Newmark: C = A M^-1 A^T is not positive definite", 0.0);
+      x[0] /= C;
+      return;
+    }
     small_product(C_, A, B);
     c_llt_.compute(C_);
     if (c_llt_.info() != Eigen::Success)
       throw StepFailure("nonholonomic Newmark: C = A M^-1 A^T is not positive definite", 0.0);
+    c_llt_.solveInPlace(x);
   }
   /// a(Q), A(Q), B(Q).
-  void at_next_point(ConstVecRef Q) {
+  void at_next_point(const auto& Q) {
     unconstrained_acceleration(Q, aQ_);
-    model_->constraint_matrix(Q, AQ_);
+    access_.constraint_matrix(Q, AQ_);
     apply_minv(BQ_, AQ_.transpose());  // B(Q) = M⁻¹A(Q)ᵀ
   }
   /// G₀ = a(q_k) + B(q_k)λ and G₁ = a(Q) + B(Q)λ′ (with a(Q), A(Q), B(Q)).
-  void accelerations(ConstVecRef u) {
-    at_next_point(u.head(n_));
+  void accelerations(const auto& u) {
+    at_next_point(Q_of(u));
+    combine_accelerations(u);
+  }
+  void combine_accelerations(const auto& u) {
     G0_ = ak_;
-    small_product_add(G0_, Bk_, u.segment(n_, r_));
+    small_product_add(G0_, Bk_, lambda_of(u));
     G1_ = aQ_;
-    small_product_add(G1_, BQ_, u.tail(r_));
+    small_product_add(G1_, BQ_, lambda_prime_of(u));
   }
   /// V = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   (N2); needs accelerations().
-  void eliminated_velocity(ConstVecRef Q) {
+  void eliminated_velocity(const auto& Q) {
     V_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + (0.5 * h_ * (1.0 - 2.0 * p_.beta_prime)) * G1_;
   }
 
-  const ConstrainedLagrangian* model_ = nullptr;
+  Access access_;
   NewmarkParameters p_;
   int n_ = 0, r_ = 0;
   double h_ = 0.0;
-  ConstraintContractions contractions_;
-  Mat Minv_;
+  MatN Minv_;
   bool unit_mass_ = false;
-  Vec qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_, rhs_;
-  Mat Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
-  Mat Bk_, BQ_;                           // n×r
-  Mat hess_, K_, H1_;                     // n×n
-  Mat C_;                                 // r×r
-  Eigen::LLT<Mat> c_llt_;
+  VecN qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_;
+  VecR rhs_;
+  MatRN Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
+  MatNR Bk_, BQ_;                           // n×r
+  MatN hess_, K_, H1_;                      // n×n
+  MatR C_;                                  // r×r
+  Eigen::LLT<MatR> c_llt_;
 };
+
+/// The Newmark equations of any plugin system, through its virtual interface.
+using NewmarkResidual = NewmarkEquations<DynamicAccess>;
 
 }  // namespace dalembert

@@ -1,6 +1,8 @@
 #pragma once
-// A small Newton solver on Rⁿ with Eigen's partial-pivoting LU: analytic Jacobian or a
-// finite-difference fallback. Buffers are sized by resize(); solve() does not allocate.
+// A small Newton solver on Rⁿ with a partial-pivoting LU (SmallLU up to 16 unknowns, Eigen's
+// PartialPivLU above): analytic Jacobian or a
+// finite-difference fallback. Buffers are sized by resize() (nothing to size when fixed-size);
+// solve() does not allocate.
 // Stopping rule (spec 000 §3.2 item 5): ‖δ‖∞ ≤ tol·(1 + ‖u‖∞).
 #include <Eigen/Core>
 #include <Eigen/LU>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <string>
+#include <utility>
 
 namespace dalembert {
 
@@ -23,24 +26,86 @@ struct NewtonOptions {
 
 struct NewtonReport {
   int iterations = 0;
-  double step_norm = 0.0;      // last ‖δ‖∞
-  double residual_norm = 0.0;  // ‖R(u)‖∞ at the returned u
+  double step_norm = 0.0;      // last ‖δ‖∞ (the final simplified step when converged)
+  double residual_norm = 0.0;  // ‖R(u)‖∞ before that last step (an upper bound, to first order)
   bool stagnated = false;      // stopped at the round-off floor rather than below tolerance
 };
 
-class NewtonSolver {
+/// LU factorisation with partial pivoting, unblocked, for the small Jacobians of the schemes
+/// (n ≤ kMax). Eigen's PartialPivLU is blocked and dispatches at run time: at n = 7 (Newmark with
+/// β ≠ 0 on five coordinates) it takes ~300 ns per factorisation, several times this loop. A zero
+/// pivot leaves an infinite or NaN solution, which Newton reports as a singular Jacobian.
+template <class MatT>
+class SmallLU {
+ public:
+  static constexpr int kMax = 16;
+  void resize(int n) { lu_.resize(n, n); }  // so that compute() does not allocate
+  void compute(const MatT& J) {
+    lu_ = J;
+    const int n = static_cast<int>(lu_.rows());
+    for (int k = 0; k < n; ++k) {
+      int p = k;
+      for (int i = k + 1; i < n; ++i)
+        if (std::abs(lu_(i, k)) > std::abs(lu_(p, k))) p = i;
+      perm_[k] = p;
+      if (p != k)
+        for (int j = 0; j < n; ++j) std::swap(lu_(k, j), lu_(p, j));
+      const double pivot = lu_(k, k);
+      for (int i = k + 1; i < n; ++i) {
+        const double l = lu_(i, k) / pivot;
+        lu_(i, k) = l;
+        for (int j = k + 1; j < n; ++j) lu_(i, j) -= l * lu_(k, j);
+      }
+    }
+  }
+  /// x = J⁻¹b.
+  template <class B, class X>
+  void solve(const B& b, X& x) const {
+    const int n = static_cast<int>(lu_.rows());
+    for (int i = 0; i < n; ++i) x[i] = b[i];
+    for (int k = 0; k < n; ++k)
+      if (perm_[k] != k) std::swap(x[k], x[perm_[k]]);
+    for (int i = 1; i < n; ++i)
+      for (int j = 0; j < i; ++j) x[i] -= lu_(i, j) * x[j];
+    for (int i = n - 1; i >= 0; --i) {
+      for (int j = i + 1; j < n; ++j) x[i] -= lu_(i, j) * x[j];
+      x[i] /= lu_(i, i);
+    }
+  }
+
+ private:
+  MatT lu_;
+  int perm_[kMax] = {};
+};
+
+/// Newton on the unknown type Vec with Jacobian type Mat (dynamic, or fixed-size when a scheme is
+/// compiled with its model, see core/model_access.hpp).
+///
+/// Convergence test (spec 000 §3.2 item 5, ‖δ‖∞ ≤ tol·(1 + ‖u‖∞)) without an extra Jacobian: after
+/// the update u ← u − δ, the residual R(u) is evaluated (it is needed anyway) and the next step is
+/// estimated with the Jacobian already factorised, δ′ = J⁻¹R(u) (simplified Newton). If δ′ is
+/// below tolerance (or at the round-off floor) it is applied and the solve ends; otherwise the next
+/// iteration reuses R(u) with a fresh Jacobian. To first order δ′ is the next Newton step, so the
+/// test is the spec's; an affine residual (e.g. the β = 0 Newmark equations of most seed-000
+/// systems) then costs one Jacobian and two residuals instead of two and three.
+template <class VecT, class MatT>
+class NewtonSolverT {
  public:
   void resize(int n) {
-    r_.resize(n); r2_.resize(n); du_.resize(n); u_save_.resize(n);
-    J_.resize(n, n); lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+    r_.resize(n); r2_.resize(n); du_.resize(n);
+    J_.resize(n, n);
+    if constexpr (MatT::RowsAtCompileTime == Eigen::Dynamic) {
+      if (n > SmallLU<MatT>::kMax)
+        lu_ = Eigen::PartialPivLU<MatT>(n);
+      else
+        small_lu_.resize(n);
+    }
   }
   int size() const { return static_cast<int>(r_.size()); }
 
-  /// Forward-difference Jacobian of `residual` at u into J (u is restored).
+  /// Forward-difference Jacobian of `residual` at u into J (u is restored; r_ holds R(u)).
   template <class Residual>
-  void finite_difference_jacobian(Residual&& residual, Eigen::VectorXd& u, Eigen::MatrixXd& J,
-                                  double rel_step = 1e-7) {
-    residual(u, r_);
+  void finite_difference_jacobian(Residual&& residual, VecT& u, MatT& J, double rel_step = 1e-7) {
     for (int j = 0; j < u.size(); ++j) {
       const double uj = u[j];
       const double d = rel_step * (1.0 + std::abs(uj));
@@ -54,66 +119,80 @@ class NewtonSolver {
   /// Solves R(u) = 0 from the initial guess in u. `residual(u, R)`, `jacobian(u, J)`.
   /// Throws StepFailure naming the residual and iterations if it does not converge.
   template <class Residual, class Jacobian>
-  NewtonReport solve(Residual&& residual, Jacobian&& jacobian, Eigen::VectorXd& u,
-                     const NewtonOptions& opt) {
+  NewtonReport solve(Residual&& residual, Jacobian&& jacobian, VecT& u, const NewtonOptions& opt) {
     NewtonReport rep;
-    double previous_step = 0.0;
+    residual(u, r_);
     for (int it = 1; it <= opt.max_iterations; ++it) {
-      residual(u, r_);
-      if (opt.residual_tolerance > 0.0 && r_.lpNorm<Eigen::Infinity>() <= opt.residual_tolerance) {
-        rep.residual_norm = r_.lpNorm<Eigen::Infinity>();
+      if (opt.residual_tolerance > 0.0 && r_.template lpNorm<Eigen::Infinity>() <= opt.residual_tolerance) {
+        rep.residual_norm = r_.template lpNorm<Eigen::Infinity>();
         return rep;
       }
-      if (opt.finite_difference_jacobian) {
+      if (opt.finite_difference_jacobian)
         finite_difference_jacobian(residual, u, J_, opt.fd_step);
-      } else {
+      else
         jacobian(u, J_);
-      }
-      if (J_.rows() == 1) {  // one unknown (e.g. one constraint): no LU
-        du_[0] = r_[0] / J_(0, 0);
-      } else {
-        lu_.compute(J_);
-        du_.noalias() = lu_.solve(r_);
-      }
+      factor_and_solve(r_);
       if (!du_.allFinite()) {
         throw StepFailure("Newton: singular or non-finite Jacobian at iteration " + std::to_string(it),
-                          r_.lpNorm<Eigen::Infinity>(), it);
+                          r_.template lpNorm<Eigen::Infinity>(), it);
       }
       u -= du_;
       rep.iterations = it;
-      rep.step_norm = du_.lpNorm<Eigen::Infinity>();
-      const double scale = 1.0 + u.lpNorm<Eigen::Infinity>();
-      // Converged: the step is below tolerance; or the iteration has reached its round-off
+      // The next step, estimated with this Jacobian: δ′ = J⁻¹R(u).
+      residual(u, r_);
+      rep.residual_norm = r_.template lpNorm<Eigen::Infinity>();
+      const double step = du_.template lpNorm<Eigen::Infinity>();
+      solve_factored(r_);
+      const double next = du_.template lpNorm<Eigen::Infinity>();
+      if (!du_.allFinite()) continue;
+      const double scale = 1.0 + u.template lpNorm<Eigen::Infinity>();
+      // Converged: the next step is below tolerance; or the iteration has reached its round-off
       // floor (small steps that no longer shrink — e.g. unknowns scaled by 1/h² at small h).
-      const bool small = rep.step_norm <= opt.tolerance * scale;
-      const bool stagnated = it > 1 && rep.step_norm <= opt.stagnation_floor * scale &&
-                             rep.step_norm >= 0.5 * previous_step;
-      previous_step = rep.step_norm;
+      const bool small = next <= opt.tolerance * scale;
+      const bool stagnated = next <= opt.stagnation_floor * scale && next >= 0.5 * step;
       if (small || stagnated) {
-        residual(u, r_);
-        rep.residual_norm = r_.lpNorm<Eigen::Infinity>();
+        u -= du_;
+        rep.step_norm = next;
         rep.stagnated = !small;
         return rep;
       }
+      rep.step_norm = step;
     }
-    residual(u, r_);
-    rep.residual_norm = r_.lpNorm<Eigen::Infinity>();
     throw StepFailure("Newton did not converge in " + std::to_string(opt.max_iterations) +
                           " iterations (last step " + to_short(rep.step_norm) + ")",
                       rep.residual_norm, opt.max_iterations);
   }
 
-  const Eigen::MatrixXd& last_jacobian() const { return J_; }
+  const MatT& last_jacobian() const { return J_; }
 
  private:
+  /// Factorises J_ and sets du_ = J⁻¹b (one unknown: a division, no LU).
+  void factor_and_solve(const VecT& b) {
+    if (J_.rows() > SmallLU<MatT>::kMax)
+      lu_.compute(J_);
+    else if (J_.rows() > 1)
+      small_lu_.compute(J_);
+    solve_factored(b);
+  }
+  void solve_factored(const VecT& b) {
+    if (J_.rows() == 1)
+      du_[0] = b[0] / J_(0, 0);
+    else if (J_.rows() <= SmallLU<MatT>::kMax)
+      small_lu_.solve(b, du_);
+    else
+      du_.noalias() = lu_.solve(b);
+  }
   static std::string to_short(double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3e", x);
     return buf;
   }
-  Eigen::VectorXd r_, r2_, du_, u_save_;
-  Eigen::MatrixXd J_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  VecT r_, r2_, du_;
+  MatT J_;
+  SmallLU<MatT> small_lu_;
+  Eigen::PartialPivLU<MatT> lu_;  // above SmallLU::kMax unknowns
 };
+
+using NewtonSolver = NewtonSolverT<Eigen::VectorXd, Eigen::MatrixXd>;
 
 }  // namespace dalembert

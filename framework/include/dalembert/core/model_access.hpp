@@ -1,0 +1,157 @@
+#pragma once
+// How a scheme template reaches a ConstrainedLagrangian model (issue 4). The discrete equations
+// (Newmark, the continuous field, Newton) are written once as templates over an Access type that
+// supplies the model's functions and its Eigen types:
+//   * DynamicAccess: any plugin system through the virtual ConstrainedLagrangian interface, on
+//     dynamic-size vectors — what a separately compiled integrator plugin uses;
+//   * FixedAccess<Model>: a fixed-size model struct (core/fixed_lagrangian_system.hpp), every call
+//     inlined, fixed-size Eigen types — the same scheme compiled inside the system's plugin.
+// Both give (∂A/∂q)[v]v, DA[w] and Σ_a λ_a ∂A_a; a fixed model may give them in closed form.
+#include <Eigen/Core>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions, classify_mass
+
+namespace dalembert {
+
+/// The Eigen types of a scheme on n degrees of freedom and r constraints (Eigen::Dynamic or fixed).
+/// U is the size of the Newmark unknown u = (Q, λ, λ′).
+template <int N_, int R_>
+struct ModelSizes {
+  static constexpr int N = N_, R = R_;
+  static constexpr int U = (N_ == Eigen::Dynamic || R_ == Eigen::Dynamic) ? Eigen::Dynamic : N_ + 2 * R_;
+  using VecN = Eigen::Matrix<double, N, 1>;
+  using VecR = Eigen::Matrix<double, R, 1>;
+  using VecU = Eigen::Matrix<double, U, 1>;
+  using MatN = Eigen::Matrix<double, N, N>;
+  using MatRN = Eigen::Matrix<double, R, N>;
+  using MatNR = Eigen::Matrix<double, N, R>;
+  using MatR = Eigen::Matrix<double, R, R>;
+  using MatU = Eigen::Matrix<double, U, U>;
+};
+
+/// Blocks whose size is fixed when known at compile time (Rows/Cols may be Eigen::Dynamic):
+/// x.block(i, j, rows, cols), x.segment(i, size).
+template <int Rows, int Cols, class X>
+auto sized_block(X&& x, Eigen::Index i, Eigen::Index j, Eigen::Index rows, Eigen::Index cols) {
+  if constexpr (Rows == Eigen::Dynamic || Cols == Eigen::Dynamic)
+    return x.block(i, j, rows, cols);
+  else
+    return x.template block<Rows, Cols>(i, j);
+}
+template <int Size, class X>
+auto sized_segment(X&& x, Eigen::Index i, Eigen::Index size) {
+  if constexpr (Size == Eigen::Dynamic)
+    return x.segment(i, size);
+  else
+    return x.template segment<Size>(i);
+}
+
+/// A plugin system through its virtual interface (dynamic sizes). Contractions use one n×n buffer.
+class DynamicAccess : public ModelSizes<Eigen::Dynamic, Eigen::Dynamic> {
+ public:
+  void bind(const ConstrainedLagrangian& model) {
+    model_ = &model;
+    contractions_.bind(model);
+  }
+  const ConstrainedLagrangian& model() const { return *model_; }
+  int n() const { return model_->dof(); }
+  int r() const { return model_->num_constraints(); }
+  bool constant_mass() const { return model_->constant_mass(); }
+  bool has_external_force() const { return model_->has_external_force(); }
+  void mass(ConstVecRef q, MatRef M) const { model_->mass(q, M); }
+  void potential_gradient(ConstVecRef q, VecRef g) const { model_->potential_gradient(q, g); }
+  void potential_hessian(ConstVecRef q, MatRef H) const { model_->potential_hessian(q, H); }
+  void constraint_matrix(ConstVecRef q, MatRef A) const { model_->constraint_matrix(q, A); }
+  /// c = (∂A/∂q)[v]v
+  void curvature(ConstVecRef q, ConstVecRef v, VecRef c) { contractions_.curvature(q, v, c); }
+  /// DA[w], r×n
+  void constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) { contractions_.derivative(q, w, DA); }
+  /// K = Σ_a λ_a ∂A_a, n×n
+  void transpose_derivative(ConstVecRef q, ConstVecRef lambda, MatRef K) {
+    contractions_.transpose_derivative(q, lambda, K);
+  }
+
+ private:
+  const ConstrainedLagrangian* model_ = nullptr;
+  ConstraintContractions contractions_;
+};
+
+/// A fixed-size model struct (see FixedLagrangianSystem for what it must and may define).
+template <class Model>
+class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
+ public:
+  using Sizes = ModelSizes<Model::dof, Model::constraints>;
+  using typename Sizes::MatN;
+  using typename Sizes::VecN;
+  static constexpr bool unit_mass = !requires(const Model& m, MatN& M) { m.mass(M); };
+
+  void bind(const Model& model) { model_ = &model; }
+  const Model& model() const { return *model_; }
+  static constexpr int n() { return Model::dof; }
+  static constexpr int r() { return Model::constraints; }
+  static constexpr bool constant_mass() { return true; }
+  static constexpr bool has_external_force() { return false; }
+  void mass(const auto&, auto&& M) const {
+    if constexpr (unit_mass)
+      M.setIdentity();
+    else
+      model_->mass(M);
+  }
+  void potential_gradient(const auto& q, auto&& g) const { model_->potential_gradient(q, g); }
+  void potential_hessian(const auto& q, auto&& H) const { model_->potential_hessian(q, H); }
+  void constraint_matrix(const auto& q, auto&& A) const { model_->constraint_matrix(q, A); }
+
+  /// Whether the model gives A(q)x and A(q)ᵀλ in closed form (apply_constraint, add_constraint_force):
+  /// that skips the structural zeros of A, which a dense product cannot (0·x is not 0 in IEEE
+  /// arithmetic). Worth it when A(q) is cheap to recompute per product (no transcendental functions).
+  static constexpr bool constraint_products = requires(const Model& m, const VecN& x, VecN& f,
+                                                       typename Sizes::VecR& y) {
+    m.apply_constraint(x, x, y);
+    m.add_constraint_force(x, y, f);
+  };
+  /// y = A(q)x (r); needs constraint_products.
+  void apply_constraint(const auto& q, const auto& x, auto&& y) const { model_->apply_constraint(q, x, y); }
+  /// f += A(q)ᵀλ (n), the force of the multipliers λ; needs constraint_products.
+  void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {
+    model_->add_constraint_force(q, lambda, f);
+  }
+
+  /// c = (∂A/∂q)[v]v: the model's closed form if it has one, else from its constraint gradient.
+  void curvature(const auto& q, const auto& v, auto&& c) const {
+    if constexpr (requires { model_->curvature(q, v, c); }) {
+      model_->curvature(q, v, c);
+    } else {
+      MatN G;
+      for (int a = 0; a < Model::constraints; ++a) {
+        model_->constraint_gradient(q, a, G);
+        c[a] = v.dot(G * v);
+      }
+    }
+  }
+  /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i
+  void constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
+    if constexpr (requires { model_->constraint_derivative(q, w, DA); }) {
+      model_->constraint_derivative(q, w, DA);
+    } else {
+      MatN G;
+      for (int a = 0; a < Model::constraints; ++a) {
+        model_->constraint_gradient(q, a, G);
+        DA.row(a) = w.transpose() * G;
+      }
+    }
+  }
+  /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
+  void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
+    MatN G;
+    K.setZero();
+    for (int a = 0; a < Model::constraints; ++a) {
+      model_->constraint_gradient(q, a, G);
+      K += lambda[a] * G;
+    }
+  }
+
+ private:
+  const Model* model_ = nullptr;
+};
+
+}  // namespace dalembert
