@@ -4,8 +4,25 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
+#include <tbb/parallel_for.h>
 
 namespace dalembert {
+
+namespace {
+
+// Formats `blocks` blocks of rows into text in parallel (format(b, text) appends block b's rows),
+// then writes them in order: the file is the same as a serial loop writes.
+template <class Format>
+void write_blocks(CsvWriter& csv, std::size_t blocks, const Format& format) {
+  std::vector<std::string> text(blocks);
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) { format(b, text[b]); });
+  for (const auto& t : text) csv.write_text(t);
+  csv.close();
+}
+
+constexpr std::size_t rows_per_block = 64;  // statistics rows computed and formatted per parallel block
+
+}  // namespace
 
 EnsembleStatistics::EnsembleStatistics(std::vector<std::string> columns, std::vector<double> quantiles)
     : columns_(std::move(columns)), quantiles_(std::move(quantiles)) {}
@@ -25,57 +42,77 @@ std::vector<std::string> EnsembleStatistics::statistics_columns() const {
   return out;
 }
 
-std::vector<std::vector<double>> EnsembleStatistics::statistics() const {
+std::size_t EnsembleStatistics::common_rows() const {
   const std::size_t nc = columns_.size();
   std::size_t rows = members_.empty() ? 0 : members_.front().size() / nc;
   for (const auto& m : members_) rows = std::min(rows, m.size() / nc);
-  std::vector<std::vector<double>> out;
+  return rows;
+}
+
+// The statistics of recorded time r, over the members in member order.
+std::vector<double> EnsembleStatistics::statistics_row(std::size_t r) const {
+  const std::size_t nc = columns_.size();
   std::vector<double> values(members_.size());
-  for (std::size_t r = 0; r < rows; ++r) {
-    std::vector<double> row = {members_.front()[r * nc]};
-    for (std::size_t c = 1; c < nc; ++c) {
-      for (std::size_t m = 0; m < members_.size(); ++m) values[m] = members_[m][r * nc + c];
-      double mean = 0.0;
-      for (double v : values) mean += v;
-      mean /= static_cast<double>(values.size());
-      double var = 0.0;
-      for (double v : values) var += (v - mean) * (v - mean);
-      var /= static_cast<double>(values.size());  // population variance (spec 000 §4, Fig 3 recipe)
-      std::vector<double> sorted = values;
-      std::sort(sorted.begin(), sorted.end());
-      row.insert(row.end(), {mean, var, sorted.front(), sorted.back()});
-      for (double q : quantiles_) {
-        const double pos = q * static_cast<double>(sorted.size() - 1);
-        const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
-        const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-        row.push_back(sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]));
-      }
+  std::vector<double> row = {members_.front()[r * nc]};
+  for (std::size_t c = 1; c < nc; ++c) {
+    for (std::size_t m = 0; m < members_.size(); ++m) values[m] = members_[m][r * nc + c];
+    double mean = 0.0;
+    for (double v : values) mean += v;
+    mean /= static_cast<double>(values.size());
+    double var = 0.0;
+    for (double v : values) var += (v - mean) * (v - mean);
+    var /= static_cast<double>(values.size());  // population variance (spec 000 §4, Fig 3 recipe)
+    std::sort(values.begin(), values.end());
+    row.insert(row.end(), {mean, var, values.front(), values.back()});
+    for (double q : quantiles_) {
+      const double pos = q * static_cast<double>(values.size() - 1);
+      const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+      const std::size_t hi = std::min(lo + 1, values.size() - 1);
+      row.push_back(values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]));
     }
-    out.push_back(std::move(row));
   }
+  return row;
+}
+
+std::vector<std::vector<double>> EnsembleStatistics::statistics() const {
+  std::vector<std::vector<double>> out(common_rows());
+  tbb::parallel_for(std::size_t(0), out.size(), [&](std::size_t r) { out[r] = statistics_row(r); });
   return out;
 }
 
 void EnsembleStatistics::write_statistics(const std::filesystem::path& file) const {
   CsvWriter csv(file, statistics_columns());
-  for (const auto& row : statistics()) csv.row(row.data());
-  csv.close();
+  const std::size_t rows = common_rows();
+  write_blocks(csv, (rows + rows_per_block - 1) / rows_per_block, [&](std::size_t b, std::string& text) {
+    for (std::size_t r = b * rows_per_block; r < std::min(rows, (b + 1) * rows_per_block); ++r) {
+      const std::vector<double> row = statistics_row(r);
+      CsvWriter::format_row(text, row.data(), row.size());
+    }
+  });
+}
+
+std::vector<std::string> EnsembleStatistics::member_columns(const std::vector<std::string>& columns) {
+  std::vector<std::string> cols = {"member"};
+  cols.insert(cols.end(), columns.begin(), columns.end());
+  return cols;
+}
+
+std::string EnsembleStatistics::member_rows_text(std::size_t member, const std::vector<double>& rows,
+                                                 std::size_t ncol) {
+  std::string text;
+  std::vector<double> row(ncol + 1);
+  row[0] = static_cast<double>(member);
+  for (std::size_t r = 0; r < rows.size() / ncol; ++r) {
+    std::copy(rows.begin() + r * ncol, rows.begin() + (r + 1) * ncol, row.begin() + 1);
+    CsvWriter::format_row(text, row.data(), row.size());
+  }
+  return text;
 }
 
 void EnsembleStatistics::write_members(const std::filesystem::path& file) const {
-  std::vector<std::string> cols = {"member"};
-  cols.insert(cols.end(), columns_.begin(), columns_.end());
-  CsvWriter csv(file, cols);
-  const std::size_t nc = columns_.size();
-  std::vector<double> row(nc + 1);
-  for (std::size_t m = 0; m < members_.size(); ++m) {
-    for (std::size_t r = 0; r + 1 <= members_[m].size() / nc; ++r) {
-      row[0] = static_cast<double>(m);
-      std::copy(members_[m].begin() + r * nc, members_[m].begin() + (r + 1) * nc, row.begin() + 1);
-      csv.row(row.data());
-    }
-  }
-  csv.close();
+  CsvWriter csv(file, member_columns(columns_));
+  write_blocks(csv, members_.size(),
+               [&](std::size_t m, std::string& text) { text = member_rows_text(m, members_[m], columns_.size()); });
 }
 
 }  // namespace dalembert

@@ -18,11 +18,11 @@
 #include <dalembert/study/simulation.hpp>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <iostream>
 #include <limits>
 #include <mutex>
 #include <sstream>
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <thread>
@@ -106,12 +106,16 @@ class Progress {
   std::thread thread_;
 };
 
+// Runs body(0), ..., body(n-1) on the arena's threads, handing the tasks out one at a time in
+// index order (not as contiguous ranges split between threads): the last thread to finish ends
+// at most one task after the others, and ensemble members finish roughly in member order, so
+// their rows stream out to the members CSV with little text waiting (OrderedCsvWriter).
 template <class F>
-void parallel_tasks(std::size_t n, int threads, F&& body) {
-  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
+  std::atomic<std::size_t> next{0};
   arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) body(i);
+    tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) body(i);
     });
   });
 }
@@ -340,8 +344,16 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       ref_wall = seconds_since(t0);
     }
 
+    tbb::task_arena arena(opt.threads > 0 ? opt.threads : tbb::task_arena::automatic);
+    // Ensemble members format their own rows of ensemble_members_<label>.csv as they finish, on
+    // their own threads; the file is opened by the first member that finishes.
+    std::vector<std::unique_ptr<OrderedCsvWriter>> members_csv;
+    std::vector<std::once_flag> members_csv_opened(st.integrators.size());
+    if (st.kind == "ensemble" && st.ensemble.write_members) members_csv.resize(st.integrators.size());
+    auto members_file = [&](std::size_t i) { return "ensemble_members_" + st.integrators[i].label + ".csv"; };
+
     std::vector<TaskResult> results(tasks.size());
-    parallel_tasks(tasks.size(), opt.threads, [&](std::size_t k) {
+    parallel_tasks(arena, tasks.size(), [&](std::size_t k) {
       const Task& task = tasks[k];
       TaskResult& res = results[k];
       const auto t0 = Clock::now();
@@ -377,9 +389,20 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
                           "; set \"initial\": {\"project\": true} to project the drawn states");
           }
           res.initial = s;
+          const std::size_t nc = res.columns.size();
+          // Room for every record: the initial state, every record_every-th step and the last.
+          res.rows.reserve((static_cast<std::size_t>(task.steps / st.record_every) + 2) * nc);
           sim.run(s, task.h, task.steps, st.record_every,
-                  [&](const double* row) { res.rows.insert(res.rows.end(), row, row + res.columns.size()); },
-                  &progress.steps);
+                  [&](const double* row) { res.rows.insert(res.rows.end(), row, row + nc); }, &progress.steps);
+          if (!members_csv.empty()) {
+            auto& out = members_csv[task.integrator];
+            std::call_once(members_csv_opened[task.integrator], [&] {
+              out = std::make_unique<OrderedCsvWriter>(folder.file(members_file(task.integrator)),
+                                                       EnsembleStatistics::member_columns(res.columns),
+                                                       static_cast<std::size_t>(st.ensemble.size));
+            });
+            out->put(static_cast<std::size_t>(task.member), EnsembleStatistics::member_rows_text(task.member, res.rows, nc));
+          }
         } else if (!task.file.empty()) {
           CsvWriter csv(folder.file(task.file), sim.columns());
           try {
@@ -416,6 +439,12 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       }
     }
     if (failed > 3) errors += "; and " + std::to_string(failed - 3) + " more failed tasks (see manifest.json)";
+    if (!errors.empty())  // an ensemble's files are written only when every member ran
+      for (std::size_t i = 0; i < members_csv.size(); ++i)
+        if (members_csv[i]) {
+          members_csv[i].reset();
+          fs::remove(folder.file(members_file(i)));
+        }
 
     json files = json::array();
     json task_list = json::array();
@@ -490,18 +519,15 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
         }
         init_csv.close();
         const std::string stats_file = "ensemble_stats_" + label + ".csv";
-        stats.write_statistics(folder.file(stats_file));
+        arena.execute([&] { stats.write_statistics(folder.file(stats_file)); });  // in parallel over times
         files.push_back({{"path", stats_file}, {"kind", "ensemble_statistics"}, {"label", label},
                          {"h", tasks[members.front()].h}, {"columns", stats.statistics_columns()}});
         files.push_back({{"path", "ensemble_initial_" + label + ".csv"}, {"kind", "ensemble_initial"},
                          {"label", label}, {"columns", init_cols}});
         if (st.ensemble.write_members) {
-          const std::string members_file = "ensemble_members_" + label + ".csv";
-          stats.write_members(folder.file(members_file));
-          std::vector<std::string> mcols = {"member"};
-          mcols.insert(mcols.end(), columns.begin(), columns.end());
-          files.push_back({{"path", members_file}, {"kind", "ensemble_members"}, {"label", label},
-                           {"h", tasks[members.front()].h}, {"columns", mcols}});
+          members_csv[i]->close();  // every member has written its rows
+          files.push_back({{"path", members_file(i)}, {"kind", "ensemble_members"}, {"label", label},
+                           {"h", tasks[members.front()].h}, {"columns", EnsembleStatistics::member_columns(columns)}});
         }
         json summ = json::object();
         for (const auto& [name, values] : summaries) {

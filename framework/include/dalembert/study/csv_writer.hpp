@@ -4,7 +4,9 @@
 #include <boost/config.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dalembert {
@@ -18,6 +20,11 @@ class BOOST_SYMBOL_VISIBLE CsvWriter {
   void row(const double* values);
   /// A row whose first cells are text (e.g. a label), then numbers.
   void row(const std::vector<std::string>& text, const std::vector<double>& numbers);
+  /// Appends the text of one row of n numbers to `out`, exactly as row() writes it: rows can be
+  /// formatted on any thread and written later, in order, with write_text().
+  static void format_row(std::string& out, const double* values, std::size_t n);
+  /// Writes rows formatted by format_row().
+  void write_text(std::string_view text);
   std::size_t columns() const { return ncol_; }
   void flush();
   void close();
@@ -26,6 +33,28 @@ class BOOST_SYMBOL_VISIBLE CsvWriter {
   std::FILE* f_ = nullptr;
   std::size_t ncol_;
   std::filesystem::path path_;
+  std::string line_;  // row()'s buffer
+};
+
+/// A CSV file assembled from blocks of rows (an ensemble's members) that are formatted on any
+/// thread and finish in any order: block k is written as soon as blocks 0..k-1 are, so the file is
+/// the same for any thread count, and only the text of blocks that finished early waits in memory.
+/// put() may be called from several threads at once.
+class BOOST_SYMBOL_VISIBLE OrderedCsvWriter {
+ public:
+  OrderedCsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns, std::size_t blocks);
+  /// Block k's rows (text made by CsvWriter::format_row); each block exactly once.
+  void put(std::size_t k, std::string text);
+  /// Closes the file; an error naming the first missing block if not every block was put.
+  void close();
+
+ private:
+  std::mutex m_;
+  CsvWriter csv_;
+  std::filesystem::path path_;
+  std::vector<std::string> waiting_;
+  std::vector<char> arrived_;
+  std::size_t next_ = 0;  // the first block not written yet
 };
 
 }  // namespace dalembert
