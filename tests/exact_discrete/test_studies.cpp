@@ -7,7 +7,7 @@
 
 using namespace dalembert;
 
-TEST_CASE("Fig 2 and Fig 3 studies (spec 002 §4 item 1, claims 15; A4)", "[exact_discrete][studies]") {
+TEST_CASE("Fig 2 and Fig 3 studies (spec 002 §4 item 1, claims 15, A4)", "[exact_discrete][studies]") {
   const test::TempDir dir("ed_fig23");
   const auto m2 = test::run_bundled_study("studies/exact_discrete/fig2_particle.json", dir / "fig2").manifest;
   const auto& mla = test::task(m2, "MLA")["summary"];

@@ -52,7 +52,7 @@ double energy(const System& s, const State& st) { return s.energy(st); }
 
 }  // namespace
 
-TEST_CASE("Claim 1: exact flow of the penny (x(1), y(1); Omega, omega, E constant; A qdot = 0)", "[impacts][penny]") {
+TEST_CASE("Claim 1: exact flow of the penny (x(1), y(1), Omega, omega, E constant, A qdot = 0)", "[impacts][penny]") {
   auto sys = make_disk("circle");
   const State s0 = penny_state();
   State s1;

@@ -81,7 +81,7 @@ TEST_CASE("claim 1: every Newmark variant keeps A(q)v = 0 and Phi = 0 on every s
   }
 }
 
-TEST_CASE("claims 2, 11, 12: Fig 2 and Fig 4 magnitudes; RK4 drifts off the constraint", "[newmark][claim2][claim11][claim12]") {
+TEST_CASE("claims 2, 11, 12: Fig 2 and Fig 4 magnitudes, RK4 drifts off the constraint", "[newmark][claim2][claim11][claim12]") {
   const test::TempDir dir("fig2_fig4");
   const auto f2 = test::run_bundled_study("studies/newmark/fig2_chaotic.json", dir / "fig2").manifest;
   auto s2 = [&](const char* label, const char* key) { return test::task(f2, label)["summary"][key].get<double>(); };
@@ -237,7 +237,7 @@ TEST_CASE("claim 8: Newmark gamma = 1/2 + beta - beta' (the spec's correction of
   CHECK(residual(0.6) == Approx(2.6e-3).epsilon(0.05));    // the paper's printed γ: ≈ 2.6e−3
 }
 
-TEST_CASE("claim 14 and 14b: the non-symmetric building blocks drift; only Psi-type compositions avoid the Fig-5 drift", "[newmark][claim14]") {
+TEST_CASE("claim 14 and 14b: the non-symmetric building blocks drift, only Psi-type compositions avoid the Fig-5 drift", "[newmark][claim14]") {
   auto final_drift = [](const char* system, json params, const State& s0, json integ_params, const char* plugin,
                         double h, long steps) {
     auto sys = test::registry().make_system(system, params, "test");

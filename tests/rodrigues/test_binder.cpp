@@ -89,7 +89,7 @@ double diag(const System& sys, const State& s, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("Claim 14: forces and spatial torques are minus the FD gradient of each potential; sums vanish", "[rodrigues][binder]") {
+TEST_CASE("Claim 14: forces and spatial torques are minus the FD gradient of each potential, sums vanish", "[rodrigues][binder]") {
   // A perturbed torus (overlaps with neighbours and with the wall, rotated particles) and the
   // two-sphere model with both shear laws.
   std::mt19937_64 rng(7);
@@ -235,7 +235,7 @@ TEST_CASE("Claim 17: torus stability limit (Fig. 5): h = 1e-2 blows up before t 
   }
 }
 
-TEST_CASE("Claims 19, 20: (25) and (27) give the same configurations from F0 = T0 = 0; the state at t = 1", "[rodrigues][binder][torus]") {
+TEST_CASE("Claims 19, 20: (25) and (27) give the same configurations from F0 = T0 = 0, the state at t = 1", "[rodrigues][binder][torus]") {
   auto sys = test::registry().make_system("binder_torus", nullptr, "test");
   const State s0 = test::torus_ic(*sys, test::rigid(*sys), test::ring_positions());
   const Track a = run(*sys, "rodrigues_25", s0, 1e-3, 1000, {}, 1000), b = run(*sys, "campello_27", s0, 1e-3, 1000, {}, 1000);

@@ -160,7 +160,7 @@ TEST_CASE("Claim 5: alpha, quaternion and chart storage agree over 1000 steps, a
   }
 }
 
-TEST_CASE("Claim 3: map (23) refuses h|w| >= 1 with a clear error, state unchanged; (25) does not", "[rodrigues][pendulum]") {
+TEST_CASE("Claim 3: map (23) refuses h|w| >= 1 with a clear error, state unchanged, (25) does not", "[rodrigues][pendulum]") {
   const auto& reg = test::registry();
   auto sys = reg.make_system("pendulum_3d", nullptr, "test");
   State s = test::make_state({1, 0, 0, 0}, {10.0, 0.0, 0.0});
