@@ -41,22 +41,13 @@ class CompiledRungeKutta final : public CompiledStepper {
   using VecN = typename FixedAccess<Model>::VecN;
   CompiledRungeKutta(const Model& model, const ButcherTableau& tableau) : rk_(tableau) { field_.bind(model); }
   // flatten: the whole step (stages, field, model) in one function, whatever GCC's size heuristics
-  // say; measured 124 → ~80 ns per RK4 step on the chaotic particle.
+  // say (124 → 80 ns per RK4 step on the chaotic particle); stepping s in place, 80 → 70.
   [[gnu::flatten]] void step(State& s, double h) override {
-    constexpr int N = Model::dof;
-    double* const q = s.q.data();
-    double* const v = s.v.data();
-    VecN qn, vn;  // element copies (see FixedNonholonomicField::evaluate); s is unchanged on failure
-    for (int i = 0; i < N; ++i) {
-      qn[i] = q[i];
-      vn[i] = v[i];
-    }
+    // In place: the stages only read q and v, which change in the final combination, after every
+    // evaluation that could throw StepFailure has succeeded — s is unchanged on failure.
+    Eigen::Map<VecN> q(s.q.data()), v(s.v.data());
     rk_.step([this](double t, const VecN& x, const VecN& w, VecN& xd, VecN& wd) { field_.evaluate(t, x, w, xd, wd); },
-             s.t, qn, vn, h);
-    for (int i = 0; i < N; ++i) {
-      q[i] = qn[i];
-      v[i] = vn[i];
-    }
+             s.t, q, v, h);
     s.t += h;
   }
 
