@@ -6,30 +6,18 @@ namespace dalembert {
 void ConstraintContractions::bind(const ConstrainedLagrangian& model) {
   model_ = &model;
   G_.resize(model.dof(), model.dof());
-  Gv_.resize(model.dof());
 }
 
 void ConstraintContractions::curvature(ConstVecRef q, ConstVecRef v, VecRef c) {
-  for (int a = 0; a < model_->num_constraints(); ++a) {
-    model_->constraint_gradient(q, a, G_);
-    small_product(Gv_, G_, v);
-    c[a] = v.dot(Gv_);
-  }
+  gradient_curvature(*model_, model_->num_constraints(), q, v, c, G_);
 }
 
 void ConstraintContractions::derivative(ConstVecRef q, ConstVecRef w, MatRef DA) {
-  for (int a = 0; a < model_->num_constraints(); ++a) {
-    model_->constraint_gradient(q, a, G_);
-    small_product(DA.row(a), w.transpose(), G_);
-  }
+  gradient_derivative(*model_, model_->num_constraints(), q, w, DA, G_);
 }
 
 void ConstraintContractions::transpose_derivative(ConstVecRef q, ConstVecRef lambda, MatRef K) {
-  K.setZero();
-  for (int a = 0; a < model_->num_constraints(); ++a) {
-    model_->constraint_gradient(q, a, G_);
-    K += lambda[a] * G_;
-  }
+  gradient_transpose_derivative(*model_, model_->num_constraints(), q, lambda, K, G_);
 }
 
 void NonholonomicVectorField::bind(const ConstrainedLagrangian& model) {

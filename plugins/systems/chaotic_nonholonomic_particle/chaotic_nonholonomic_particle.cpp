@@ -45,8 +45,9 @@ struct ChaoticParticleModel {
     G(Z1, Y1) = 1.0;
     G(Z2, Y2) = 1.0;
   }
-  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp): A x, f += Aᵀλ, and from
-  // the gradient above (∂A/∂q)[v]v = ẏ₁ż₁ + ẏ₂ż₂ and DA[w] = (0, w_{z₁}, w_{z₂}, 0, 0).
+  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp), from A of spec 000
+  // §2.2: A x, f += Aᵀλ, and from the gradient above (∂A/∂q)[v]v = ẏ₁ż₁ + ẏ₂ż₂ and
+  // DA[w] = (0, w_{z₁}, w_{z₂}, 0, 0).
   void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[X] + q[Y1] * x[Z1] + q[Y2] * x[Z2]; }
   void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {
     f[X] += lambda[0];

@@ -21,8 +21,8 @@ struct ParticleModel {
     G.setZero();
     G(0, 1) = -1.0;
   }
-  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp): A x, f += Aᵀλ, and from
-  // the gradient (∂A/∂q)[v]v = −ẋẏ and DA[w] = (0, −w_x, 0).
+  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp), from A of spec 000
+  // §2.1: A x, f += Aᵀλ, and from the gradient (∂A/∂q)[v]v = −ẋẏ and DA[w] = (0, −w_x, 0).
   void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[2] - q[1] * x[0]; }
   void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {
     f[0] -= q[1] * lambda[0];

@@ -34,8 +34,8 @@ struct CVTModel {
     G.setZero();
     G(X, XI) = std::cos(q[XI]);
   }
-  // From it: (∂A/∂q)[v]v = cos ξ ẋ ξ̇ and DA[w] = (0, 0, cos ξ w_x). (No closed-form A x: sin ξ
-  // would be evaluated once per product instead of once per A.)
+  // From it (spec 000 §2.3): (∂A/∂q)[v]v = cos ξ ẋ ξ̇ and DA[w] = (0, 0, cos ξ w_x). (No closed-form
+  // A x: sin ξ would be evaluated once per product instead of once per A.)
   void curvature(const auto& q, const auto& v, auto&& c) const { c[0] = std::cos(q[XI]) * v[X] * v[XI]; }
   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
     DA << 0.0, 0.0, std::cos(q[XI]) * w[X];

@@ -1,11 +1,10 @@
 #pragma once
 // The continuous nonholonomic vector field (spec 000 §2.0) of a fixed-size model, every call
 // inlined:  q̇ = v,  M v̇ = −∇V + Aᵀλ,  λ = −C⁻¹[A a + (∂A/∂q)[v]v],  a = −M⁻¹∇V,  C = A M⁻¹Aᵀ.
-// It evaluates the same formula as NonholonomicVectorField, in the order that lets a model's
+// The dynamic-size NonholonomicVectorField (core/nonholonomic_field.hpp) evaluates the same formula
+// for any plugin system through its virtual interface; this one orders it so that a model's
 // closed-form products (apply_constraint, add_constraint_force) skip the structural zeros of A.
-// The dynamic-size NonholonomicVectorField (core/nonholonomic_field.hpp) evaluates the same
-// formula for any plugin system through its virtual interface; tests/framework checks that the two
-// agree to round-off.
+// tests/framework/test_compiled_schemes.cpp checks that the two agree to round-off.
 #include <Eigen/Cholesky>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/model_access.hpp>

@@ -9,7 +9,7 @@
 // Both give (∂A/∂q)[v]v, DA[w] and Σ_a λ_a ∂A_a; a fixed model may give them in closed form.
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
-#include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions, classify_mass
+#include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions
 
 namespace dalembert {
 
@@ -53,11 +53,9 @@ class DynamicAccess : public ModelSizes<Eigen::Dynamic, Eigen::Dynamic> {
     model_ = &model;
     contractions_.bind(model);
   }
-  const ConstrainedLagrangian& model() const { return *model_; }
   int n() const { return model_->dof(); }
   int r() const { return model_->num_constraints(); }
   bool constant_mass() const { return model_->constant_mass(); }
-  bool has_external_force() const { return model_->has_external_force(); }
   void mass(ConstVecRef q, MatRef M) const { model_->mass(q, M); }
   void potential_gradient(ConstVecRef q, VecRef g) const { model_->potential_gradient(q, g); }
   void potential_hessian(ConstVecRef q, MatRef H) const { model_->potential_hessian(q, H); }
@@ -86,11 +84,9 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
   static constexpr bool unit_mass = !requires(const Model& m, MatN& M) { m.mass(M); };
 
   void bind(const Model& model) { model_ = &model; }
-  const Model& model() const { return *model_; }
   static constexpr int n() { return Model::dof; }
   static constexpr int r() { return Model::constraints; }
   static constexpr bool constant_mass() { return true; }
-  static constexpr bool has_external_force() { return false; }
   void mass(const auto&, auto&& M) const {
     if constexpr (unit_mass)
       M.setIdentity();
@@ -122,10 +118,7 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
       model_->curvature(q, v, c);
     } else {
       MatN G;
-      for (int a = 0; a < Model::constraints; ++a) {
-        model_->constraint_gradient(q, a, G);
-        c[a] = v.dot(G * v);
-      }
+      gradient_curvature(*model_, Model::constraints, q, v, c, G);
     }
   }
   /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i
@@ -134,20 +127,13 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
       model_->constraint_derivative(q, w, DA);
     } else {
       MatN G;
-      for (int a = 0; a < Model::constraints; ++a) {
-        model_->constraint_gradient(q, a, G);
-        DA.row(a) = w.transpose() * G;
-      }
+      gradient_derivative(*model_, Model::constraints, q, w, DA, G);
     }
   }
   /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
   void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
     MatN G;
-    K.setZero();
-    for (int a = 0; a < Model::constraints; ++a) {
-      model_->constraint_gradient(q, a, G);
-      K += lambda[a] * G;
-    }
+    gradient_transpose_derivative(*model_, Model::constraints, q, lambda, K, G);
   }
 
  private:

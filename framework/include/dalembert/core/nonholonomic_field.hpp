@@ -35,14 +35,45 @@ inline void small_product_add(Dst&& dst, const L& l, const R& r, double alpha = 
 /// How a constant mass matrix is applied: M = I (nothing to do), M diagonal (a scaling), or dense.
 enum class MassStructure { Identity, Diagonal, Dense, ConfigurationDependent };
 
-/// Classifies a constant mass matrix once (bind time).
-inline MassStructure classify_mass(const Mat& M) {
+/// Classifies a constant mass matrix once (bind time); M dynamic or fixed-size.
+template <class MassMatrix>
+MassStructure classify_mass(const MassMatrix& M) {
   if (M.isIdentity(0.0)) return MassStructure::Identity;
   if (M.isDiagonal(0.0)) return MassStructure::Diagonal;
   return MassStructure::Dense;
 }
 
-/// Contractions of the constraint gradient G^a_{ij} = ∂A_{ai}/∂q^j, with one n×n work buffer.
+/// Contractions of the constraint gradient G^a_{ij} = ∂A_{ai}/∂q^j of a model with r constraints,
+/// formed one constraint at a time in the n×n work matrix G: the one definition behind
+/// ConstraintContractions (any system, virtual calls) and FixedAccess (a fixed-size model without
+/// closed forms). Lazy products: no temporaries, so no heap allocation at dynamic size.
+/// c_a = Σ_{ij} ∂A_{ai}/∂q^j v^i v^j  (r), i.e. (∂A/∂q)[v]v.
+template <class Model, class Q, class V, class C, class G>
+void gradient_curvature(const Model& model, int r, const Q& q, const V& v, C&& c, G& g) {
+  for (int a = 0; a < r; ++a) {
+    model.constraint_gradient(q, a, g);
+    c[a] = v.dot(g.lazyProduct(v));
+  }
+}
+/// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i  (r×n).
+template <class Model, class Q, class W, class D, class G>
+void gradient_derivative(const Model& model, int r, const Q& q, const W& w, D&& DA, G& g) {
+  for (int a = 0; a < r; ++a) {
+    model.constraint_gradient(q, a, g);
+    DA.row(a).noalias() = w.transpose().lazyProduct(g);
+  }
+}
+/// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j  (n×n).
+template <class Model, class Q, class L, class K, class G>
+void gradient_transpose_derivative(const Model& model, int r, const Q& q, const L& lambda, K&& k, G& g) {
+  k.setZero();
+  for (int a = 0; a < r; ++a) {
+    model.constraint_gradient(q, a, g);
+    k += lambda[a] * g;
+  }
+}
+
+/// The contractions above for any plugin system, with one n×n work buffer.
 class BOOST_SYMBOL_VISIBLE ConstraintContractions {
  public:
   void bind(const ConstrainedLagrangian& model);
@@ -56,7 +87,6 @@ class BOOST_SYMBOL_VISIBLE ConstraintContractions {
  private:
   const ConstrainedLagrangian* model_ = nullptr;
   Mat G_;
-  Vec Gv_;
 };
 
 class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {

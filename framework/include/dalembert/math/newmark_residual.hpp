@@ -54,7 +54,7 @@ class NewmarkEquations {
     Eigen::LLT<MatN> llt(M);
     if (llt.info() != Eigen::Success) throw Error("NewmarkResidual: the mass matrix is not positive definite");
     Minv_ = llt.solve(MatN::Identity(n_, n_));
-    unit_mass_ = M.isIdentity(0.0);  // then every M⁻¹ product is skipped
+    unit_mass_ = classify_mass(M) == MassStructure::Identity;  // then every M⁻¹ product is skipped
     for (VecN* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
     rhs_.resize(r_);
     for (MatRN* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
@@ -66,7 +66,6 @@ class NewmarkEquations {
 
   void set_parameters(const NewmarkParameters& p) { p_ = p; }
   const NewmarkParameters& parameters() const { return p_; }
-  const Access& access() const { return access_; }
   int n() const { return n_; }
   int r() const { return r_; }
   /// Number of unknowns of the reduced system u = (Q, λ, λ′).
