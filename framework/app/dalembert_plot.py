@@ -283,6 +283,38 @@ def draw_snapshots(ax, folder, manifest, fig):
     ax.legend(fontsize=7, loc="upper right")
 
 
+def draw_figure(fig, folder, manifest, outdir):
+    kind = fig["type"]
+    if kind == "timeseries":
+        panels = fig.get("panels") or [fig]
+        f, axes = plt.subplots(len(panels), 1, figsize=(7, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
+        draw_timeseries([a[0] for a in axes], folder, manifest, fig)
+    elif kind == "path":
+        f, ax = plt.subplots(figsize=(6, 6))
+        draw_path(ax, folder, manifest, fig)
+    elif kind == "convergence":
+        f, ax = plt.subplots(figsize=(6.5, 5))
+        draw_convergence(ax, folder, manifest, fig)
+    elif kind == "summary":
+        f, ax = plt.subplots(figsize=(6.5, 5))
+        draw_summary(ax, folder, manifest, fig)
+    elif kind == "snapshots":
+        f, ax = plt.subplots(figsize=(10, 6))
+        draw_snapshots(ax, folder, manifest, fig)
+    elif kind in ("members", "ensemble", "sweep", "heatmap"):
+        f, ax = plt.subplots(figsize=(7, 4.5))
+        {"members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}[kind](
+            ax, folder, manifest, fig)
+    else:
+        raise ValueError(f"unknown figure type {kind!r}")
+    if "title" in fig:
+        f.suptitle(fig["title"], fontsize=10)
+    f.tight_layout()
+    for ext in ("png", "svg"):
+        f.savefig(os.path.join(outdir, f"{fig['name']}.{ext}"), dpi=150)
+    plt.close(f)
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
@@ -292,37 +324,23 @@ def main():
     figures = manifest["study"].get("figures", [])
     outdir = os.path.join(folder, "figures")
     os.makedirs(outdir, exist_ok=True)
+    failed = 0
     for fig in figures:
-        kind = fig["type"]
-        if kind == "timeseries":
-            panels = fig.get("panels") or [fig]
-            f, axes = plt.subplots(len(panels), 1, figsize=(7, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
-            draw_timeseries([a[0] for a in axes], folder, manifest, fig)
-        elif kind == "path":
-            f, ax = plt.subplots(figsize=(6, 6))
-            draw_path(ax, folder, manifest, fig)
-        elif kind == "convergence":
-            f, ax = plt.subplots(figsize=(6.5, 5))
-            draw_convergence(ax, folder, manifest, fig)
-        elif kind == "summary":
-            f, ax = plt.subplots(figsize=(6.5, 5))
-            draw_summary(ax, folder, manifest, fig)
-        elif kind == "snapshots":
-            f, ax = plt.subplots(figsize=(10, 6))
-            draw_snapshots(ax, folder, manifest, fig)
-        elif kind in ("members", "ensemble", "sweep", "heatmap"):
-            f, ax = plt.subplots(figsize=(7, 4.5))
-            {"members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}[kind](
-                ax, folder, manifest, fig)
-        else:
-            raise SystemExit(f"figure {fig['name']}: unknown type {kind}")
-        if "title" in fig:
-            f.suptitle(fig["title"], fontsize=10)
-        f.tight_layout()
-        for ext in ("png", "svg"):
-            f.savefig(os.path.join(outdir, f"{fig['name']}.{ext}"), dpi=150)
-        plt.close(f)
-
+        name = str(fig.get("name", ""))
+        # A figure name is a file name in figures/, never a path (the runner checks it too).
+        if not name or name.startswith(".") or os.path.basename(name) != name or "\\" in name:
+            print(f"figure {name!r}: a figure name must be a plain file name", file=sys.stderr)
+            failed += 1
+            continue
+        try:
+            draw_figure(fig, folder, manifest, outdir)
+        except Exception as e:  # one line per failed figure; the runner reports them
+            msg = " ".join(f"{type(e).__name__}: {e}".split())
+            print(f"figure {name}: {msg}", file=sys.stderr)
+            plt.close("all")
+            failed += 1
+    if failed:
+        sys.exit(1)
 
 if __name__ == "__main__":
     main()

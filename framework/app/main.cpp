@@ -7,6 +7,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <iostream>
 #include <string>
@@ -83,6 +84,23 @@ int cmd_describe(const std::string& name) {
   return 0;
 }
 
+// The folder each study writes, checked before any runs: every path names a folder of its own,
+// and no two studies write the same one (the second would replace the first).
+std::vector<std::filesystem::path> output_folders(const std::vector<Study>& studies, const RunOptions& opt) {
+  std::vector<std::filesystem::path> out;
+  for (std::size_t i = 0; i < studies.size(); ++i) {
+    const auto& s = studies[i];
+    auto dir = !opt.out_dir ? opt.out_root / s.name : studies.size() > 1 ? *opt.out_dir / s.name : *opt.out_dir;
+    out.push_back(RunFolder::normalize(dir));
+    for (std::size_t k = 0; k < i; ++k)
+      if (out[k] == out.back())
+        throw InputError(s.file + ": /name", "= \"" + s.name + "\": studies " + studies[k].file + " and " + s.file +
+                                                 " would both write " + out.back().string() +
+                                                 "; give one of them another \"name\"");
+  }
+  return out;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions opt;
   std::vector<std::string> files;
@@ -115,11 +133,11 @@ int cmd_run(const std::vector<std::string>& args) {
   // Check every study before running any, so a typo in the last does not waste the first.
   std::vector<Study> studies;
   for (const auto& f : files) studies.push_back(load_study(f));
+  const auto folders = output_folders(studies, opt);
   const auto t0 = std::chrono::steady_clock::now();
-  const auto out = opt.out_dir;
-  for (const auto& s : studies) {
-    if (out && studies.size() > 1) opt.out_dir = *out / s.name;
-    run_study(s, opt);
+  for (std::size_t i = 0; i < studies.size(); ++i) {
+    opt.out_dir = folders[i];
+    run_study(studies[i], opt);
   }
   if (studies.size() > 1 && opt.verbose)
     std::printf("%zu studies in %.1f s\n", studies.size(),

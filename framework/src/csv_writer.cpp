@@ -5,16 +5,47 @@
 
 namespace dalembert {
 
+namespace {
+
+// RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+void append_field(std::string& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+std::filesystem::path part_name(const std::filesystem::path& file) { return file.string() + ".part"; }
+
+}  // namespace
+
 CsvWriter::CsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns)
     : ncol_(columns.size()), path_(file) {
-  f_ = std::fopen(file.c_str(), "w");
+  // Written under a temporary name and renamed by close(): a file with its final name is whole.
+  f_ = std::fopen(part_name(file).c_str(), "w");
   if (!f_) throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
-  for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(f_, "%s%s", i ? "," : "", columns[i].c_str());
-  std::fputc('\n', f_);
+  line_.clear();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i) line_ += ',';
+    append_field(line_, columns[i]);
+  }
+  line_ += '\n';
+  write_text(line_);
 }
 
 CsvWriter::~CsvWriter() {
-  if (f_) std::fclose(f_);
+  if (!f_) return;
+  // Not closed: the run failed. Keep what was recorded, under the file's own name, in the
+  // failed run's folder.
+  std::fclose(f_);
+  std::error_code ec;
+  std::filesystem::rename(part_name(path_), path_, ec);
 }
 
 void CsvWriter::format_row(std::string& out, const double* v, std::size_t n) {
@@ -38,20 +69,29 @@ void CsvWriter::write_text(std::string_view text) {
 }
 
 void CsvWriter::row(const std::vector<std::string>& text, const std::vector<double>& numbers) {
-  bool first = true;
-  for (const auto& t : text) std::fprintf(f_, first ? "%s" : ",%s", t.c_str()), first = false;
-  for (double x : numbers) std::fprintf(f_, first ? "%.17g" : ",%.17g", x), first = false;
-  std::fputc('\n', f_);
+  line_.clear();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i) line_ += ',';
+    append_field(line_, text[i]);
+  }
+  if (!text.empty() && !numbers.empty()) line_ += ',';
+  std::string nums;
+  format_row(nums, numbers.data(), numbers.size());
+  line_ += nums;
+  write_text(line_);
 }
 
 void CsvWriter::flush() { std::fflush(f_); }
 
 void CsvWriter::close() {
-  if (f_ && std::fclose(f_) != 0) {
-    f_ = nullptr;
-    throw Error("error while writing " + path_.string() + ": " + std::strerror(errno));
-  }
+  if (!f_) return;
+  const bool failed = std::ferror(f_) != 0;
+  const int rc = std::fclose(f_);
   f_ = nullptr;
+  if (failed || rc != 0) throw Error("error while writing " + path_.string() + ": " + std::strerror(errno));
+  std::error_code ec;
+  std::filesystem::rename(part_name(path_), path_, ec);
+  if (ec) throw Error("cannot rename " + part_name(path_).string() + " to " + path_.string() + ": " + ec.message());
 }
 
 OrderedCsvWriter::OrderedCsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns,

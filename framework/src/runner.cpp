@@ -12,10 +12,13 @@
 #include <dalembert/study/convergence_fit.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/file_output.hpp>
+#include <dalembert/study/process.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/simulation.hpp>
+#include <dalembert/study/study_plan.hpp>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -49,15 +52,6 @@ std::string fmt(double x, const char* f = "%.3e") {
   return buf;
 }
 
-// One unit of parallel work: one integrator at one step size.
-struct Task {
-  std::size_t integrator = 0;  // index into study.integrators
-  std::string label;
-  double h = 0.0;
-  long steps = 0;
-  std::string file;   // trajectory CSV ("" for none)
-  long member = -1;   // ensemble member (-1: not an ensemble task)
-};
 
 struct TaskResult {
   State final;
@@ -110,6 +104,20 @@ class Progress {
 // index order (not as contiguous ranges split between threads): the last thread to finish ends
 // at most one task after the others, and ensemble members finish roughly in member order, so
 // their rows stream out to the members CSV with little text waiting (OrderedCsvWriter).
+// The message of any exception a task ended with, whatever its type: a plugin may throw
+// anything, and the run must still report it as one line (never std::terminate).
+std::string what_of(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return "out of memory (std::bad_alloc)";
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception (thrown by a plugin)";
+  }
+}
+
 template <class F>
 void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
   std::atomic<std::size_t> next{0};
@@ -120,11 +128,6 @@ void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
   });
 }
 
-void write_json(const fs::path& file, const json& j) {
-  std::ofstream out(file);
-  out << j.dump(2) << "\n";
-  if (!out) throw Error("cannot write " + file.string());
-}
 
 }  // namespace
 
@@ -143,14 +146,43 @@ std::string python_interpreter() {
   return "python3";
 }
 
+namespace {
+
+// The plotting script's own diagnosis: its last non-empty stderr lines (it prints one line per
+// figure that failed, "figure NAME: cause"), joined into one line.
+std::string last_lines(const std::string& text, int n) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string out;
+  for (std::size_t i = lines.size() > std::size_t(n) ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : "; ") + lines[i];
+  return out;
+}
+
+}  // namespace
+
 std::vector<fs::path> draw_figures(const fs::path& folder) {
   const fs::path script = plot_script();
   if (!fs::exists(script)) throw Error("plotting script not found: " + script.string());
-  const std::string cmd = python_interpreter() + " '" + script.string() + "' '" + folder.string() + "'";
-  const int rc = std::system(cmd.c_str());
-  if (rc != 0)
-    throw Error("the plotting script failed (exit " + std::to_string(rc) + "): " + cmd +
-                " (it needs python3 with matplotlib: apt-get install python3-matplotlib)");
+  // An argument vector, never a shell: a quote in a study name or a folder stays a quote.
+  ProcessResult r;
+  try {
+    r = run_process({python_interpreter(), script.string(), folder.string()});
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (figures need python3 with matplotlib: apt-get install python3-matplotlib)");
+  }
+  if (!r.ok()) {
+    std::string cause = last_lines(r.stderr_text, 3);
+    if (r.stderr_text.find("No module named 'matplotlib'") != std::string::npos)
+      cause = "python3 has no matplotlib (apt-get install python3-matplotlib)";
+    throw Error("drawing the figures failed (" + r.status() + "): " + (cause.empty() ? "no message" : cause));
+  }
   std::vector<fs::path> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(folder / "figures", ec)) out.push_back(e.path());
@@ -176,134 +208,13 @@ void attach_figures(json& manifest, const fs::path& staging, bool draw, bool non
 RunReport run_study(const Study& st, const RunOptions& opt) {
   if (st.kind == "sweep") return run_sweep(st, opt);
   const auto t_start = Clock::now();
-  Registry reg;
-  for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) reg.add_search_path(*it);
-  reg.refused();  // scan once, before any parallel use
-
-  // ---- Check everything before any output exists --------------------------------------------
-  const json sys_params = reg.resolve(PluginKind::System, st.system.plugin, st.system.params, st.system.where).to_json();
-  auto system = reg.make_system(st.system.plugin, st.system.params, st.system.where);
-  const Layout layout = system->layout();
-  State s0 = st.initial.state;
-  if (s0.q.size() != static_cast<Eigen::Index>(layout.q.size()))
-    throw InputError(st.initial.where + "/q", "= " + to_json(s0.q).dump() + ": has " + std::to_string(s0.q.size()) +
-                                                  " components, but system '" + st.system.plugin + "' has " +
-                                                  std::to_string(layout.q.size()));
-  if (s0.v.size() != static_cast<Eigen::Index>(layout.v.size()))
-    throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() + ": has " + std::to_string(s0.v.size()) +
-                                                  " components, but system '" + st.system.plugin + "' has " +
-                                                  std::to_string(layout.v.size()));
-  const double residual = system->constraint_residual(s0);
-  const double tol = 1e-12 * (1.0 + s0.v.lpNorm<Eigen::Infinity>());
-  if (residual > tol) {
-    if (!st.initial.project)
-      throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
-                                                    ": the initial state violates the constraints of system '" +
-                                                    st.system.plugin + "' at q = " + to_json(s0.q).dump() +
-                                                    ": |A(q)v| = " + fmt(residual) + " > " + fmt(tol) +
-                                                    "; fix v, or set \"project\": true to project it onto the constraints");
-    if (!system->project(s0))
-      throw InputError(st.initial.where, "system '" + st.system.plugin + "' cannot project a state onto its constraints");
-  }
-
-  json integrators_run = json::array();
-  std::vector<Traits> traits;
-  for (const auto& u : st.integrators) {
-    json params = reg.resolve(PluginKind::Integrator, u.plugin, u.params, u.where).to_json();
-    auto integ = reg.make_integrator(u.plugin, u.params, u.where);
-    try {
-      integ->bind(*system);
-    } catch (const InputError&) {
-      throw;
-    } catch (const Error& e) {
-      throw InputError(u.where, e.what());
-    }
-    traits.push_back(integ->traits());
-    json ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", params}};
-    if (u.h != 0.0) ij["h"] = u.h;
-    ij["traits"] = {{"order", traits.back().order},
-                    {"symmetric", traits.back().symmetric},
-                    {"explicit", traits.back().explicit_method},
-                    {"preserves", traits.back().preserves}};
-    integrators_run.push_back(ij);
-  }
-  json observers_run = json::array();
-  for (const auto& u : st.observers)
-    observers_run.push_back({{"plugin", u.plugin},
-                             {"params", reg.resolve(PluginKind::Observer, u.plugin, u.params, u.where).to_json()}});
-  if (st.kind == "convergence" && st.reference.exact && !system->has_exact_solution())
-    throw InputError(st.file + ": /reference", "system '" + st.system.plugin +
-                                                   "' has no exact solution: declare a reference run, e.g. "
-                                                   "\"reference\": {\"plugin\": \"rk4\", \"h\": 1e-4}");
-  if (!st.reference.exact) reg.resolve(PluginKind::Integrator, st.reference.run.plugin, st.reference.run.params, st.reference.run.where);
-  json sampler_params;
-  if (st.kind == "ensemble") {
-    const auto& u = st.ensemble.sampler;
-    sampler_params = reg.resolve(PluginKind::Sampler, u.plugin, u.params, u.where).to_json();
-    auto sampler = reg.make_sampler(u.plugin, u.params, u.where);
-    try {
-      sampler->bind(*system);
-    } catch (const InputError&) {
-      throw;
-    } catch (const Error& e) {
-      throw InputError(u.where, e.what());
-    }
-  }
-  if (st.impact_map) reg.resolve(PluginKind::Impact, st.impact_map->plugin, st.impact_map->params, st.impact_map->where);
-
-  json study_run = {{"name", st.name},
-                    {"kind", st.kind},
-                    {"description", st.description},
-                    {"system", {{"plugin", st.system.plugin}, {"params", sys_params}}},
-                    {"initial", {{"t", s0.t}, {"q", to_json(s0.q)}, {"v", to_json(s0.v)}, {"project", st.initial.project}}},
-                    {"integrators", integrators_run},
-                    {"observers", observers_run},
-                    {"T", st.T},
-                    {"h", st.kind != "convergence" ? json(st.h[0]) : json(st.h)},
-                    {"record_every", st.record_every},
-                    {"figures", st.figures},
-                    {"plugin_paths", st.plugin_paths}};
-  if (st.kind == "convergence") {
-    study_run["order_tolerance"] = st.order_tolerance;
-    study_run["plateau"] = st.plateau;
-    study_run["reference"] = st.reference.exact ? json("exact")
-                                                : json{{"plugin", st.reference.run.plugin},
-                                                       {"params", reg.resolve(PluginKind::Integrator, st.reference.run.plugin,
-                                                                              st.reference.run.params, st.reference.run.where)
-                                                                      .to_json()},
-                                                       {"h", st.reference.run.h}};
-  }
-  if (st.kind == "ensemble")
-    study_run["ensemble"] = {{"size", st.ensemble.size},
-                             {"seed", st.ensemble.seed},
-                             {"sampler", {{"plugin", st.ensemble.sampler.plugin}, {"params", sampler_params}}},
-                             {"quantiles", st.ensemble.quantiles},
-                             {"write_members", st.ensemble.write_members}};
-  if (st.impact_map)
-    study_run["impact_map"] = {{"plugin", st.impact_map->plugin},
-                               {"params", reg.resolve(PluginKind::Impact, st.impact_map->plugin, st.impact_map->params,
-                                                      st.impact_map->where)
-                                              .to_json()}};
-  if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
-
-  // ---- Tasks ---------------------------------------------------------------------------------
-  std::vector<Task> tasks;
-  if (st.kind == "trajectory") {
-    for (std::size_t i = 0; i < st.integrators.size(); ++i) {
-      const double h = st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0];
-      tasks.push_back({i, st.integrators[i].label, h, steps_for(st.T, h, st.file + ": /h"),
-                       "trajectory_" + st.integrators[i].label + ".csv"});
-    }
-  } else if (st.kind == "ensemble") {
-    for (std::size_t i = 0; i < st.integrators.size(); ++i) {
-      const double h = st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0];
-      for (long m = 0; m < st.ensemble.size; ++m)
-        tasks.push_back({i, st.integrators[i].label, h, steps_for(st.T, h, st.file + ": /h"), "", m});
-    }
-  } else {
-    for (std::size_t i = 0; i < st.integrators.size(); ++i)
-      for (double h : st.h) tasks.push_back({i, st.integrators[i].label, h, steps_for(st.T, h, st.file + ": /h"), ""});
-  }
+  StudyPlan plan = plan_study(st);
+  const Registry& reg = *plan.registry;
+  const std::unique_ptr<System>& system = plan.system;
+  const State& s0 = plan.initial;
+  const std::vector<Traits>& traits = plan.traits;
+  const std::vector<Task>& tasks = plan.tasks;
+  const json& study_run = plan.study_run;
 
   const fs::path dir = opt.out_dir ? *opt.out_dir : opt.out_root / st.name;
   RunFolder folder(dir);
@@ -430,13 +341,9 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       if (!results[k].error) continue;
       if (++failed > 3) continue;  // the first three, then a count (an ensemble may fail 100 times alike)
-      try {
-        std::rethrow_exception(results[k].error);
-      } catch (const std::exception& e) {
-        errors += (errors.empty() ? "" : "; ") + st.integrators[tasks[k].integrator].where + " [" + tasks[k].label +
-                  ", h = " + fmt(tasks[k].h, "%g") + (tasks[k].member >= 0 ? ", member " + std::to_string(tasks[k].member) : "") +
-                  "]: " + e.what();
-      }
+      errors += (errors.empty() ? "" : "; ") + st.integrators[tasks[k].integrator].where + " [" + tasks[k].label +
+                ", h = " + fmt(tasks[k].h, "%g") + (tasks[k].member >= 0 ? ", member " + std::to_string(tasks[k].member) : "") +
+                "]: " + what_of(results[k].error);
     }
     if (failed > 3) errors += "; and " + std::to_string(failed - 3) + " more failed tasks (see manifest.json)";
     if (!errors.empty())  // an ensemble's files are written only when every member ran
@@ -448,21 +355,20 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
 
     json files = json::array();
     json task_list = json::array();
+    std::vector<std::string> non_finite;  // summaries an observer could not compute (overflow, NaN)
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       const auto& t = tasks[k];
       json tj = {{"id", k}, {"label", t.label}, {"integrator", st.integrators[t.integrator].plugin}, {"h", t.h},
                  {"steps", t.steps}, {"wall_time_s", results[k].wall}, {"ok", !results[k].error}};
       if (t.member >= 0) tj["member"] = t.member;
-      if (results[k].error) {
-        try {
-          std::rethrow_exception(results[k].error);
-        } catch (const std::exception& e) {
-          tj["error"] = e.what();
-        }
-      }
+      if (results[k].error) tj["error"] = what_of(results[k].error);
       if (!results[k].error) {
         json summ = json::object();
-        for (const auto& [name, value] : results[k].summary) summ[name] = value;
+        for (const auto& [name, value] : results[k].summary) {
+          summ[name] = value;  // JSON has no NaN: written as null
+          if (!std::isfinite(value)) non_finite.push_back(t.label + (t.member >= 0 ? "#" + std::to_string(t.member) : "") +
+                                                          " (h = " + fmt(t.h, "%g") + "): " + name + " = " + fmt(value, "%g"));
+        }
         tj["summary"] = summ;
         tj["final"] = {{"t", results[k].final.t}, {"q", to_json(results[k].final.q)}, {"v", to_json(results[k].final.v)}};
       }
@@ -490,6 +396,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     for (const auto& u : st.integrators) note_plugin(PluginKind::Integrator, u.plugin);
     for (const auto& u : st.observers) note_plugin(PluginKind::Observer, u.plugin);
     manifest["plugins"] = plugins;
+    if (!non_finite.empty()) manifest["non_finite_summaries"] = non_finite;
 
     if (st.kind == "ensemble" && errors.empty()) {
       json ens = json::array();
@@ -544,7 +451,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       const Layout lay = system->layout();
       CsvWriter csv(folder.file("convergence.csv"),
                     {"label", "h", "steps", "error_q", "error_v", "error_qv", "energy_error", "constraint_residual",
-                     "wall_time_s"});
+});
       json conv = json::array();
       const double e_ref = system->energy(ref);
       for (std::size_t i = 0; i < st.integrators.size(); ++i) {
@@ -558,7 +465,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
           const double eqv = std::max(eq, ev);  // ‖(q,v)(T) − ref‖∞ (spec 000 claim 3)
           const double ee = std::abs(system->energy(f) - e_ref);
           const double cr = system->constraint_residual(f);
-          csv.row({st.integrators[i].label}, {tasks[k].h, double(tasks[k].steps), eq, ev, eqv, ee, cr, results[k].wall});
+          csv.row({st.integrators[i].label}, {tasks[k].h, double(tasks[k].steps), eq, ev, eqv, ee, cr});
           hs.push_back(tasks[k].h);
           errs.push_back(eqv);
           json row = {{"h", tasks[k].h}, {"error_q", eq}, {"error_v", ev}, {"error_qv", eqv}, {"energy_error", ee},
@@ -599,21 +506,26 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       }
       files.push_back({{"path", "convergence.csv"}, {"kind", "convergence"},
                        {"columns", {"label", "h", "steps", "error_q", "error_v", "error_qv", "energy_error",
-                                    "constraint_residual", "wall_time_s"}}});
+                                    "constraint_residual"}}});
     }
     manifest["files"] = files;
     manifest["wall_time_s"] = seconds_since(t_start);
-    write_json(folder.file("manifest.json"), manifest);
+    write_json_file(folder.file("manifest.json"), manifest);
     if (!errors.empty()) throw RunFailure(errors, -1, 0.0);
 
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
     manifest["wall_time_s"] = seconds_since(t_start);
-    write_json(folder.file("manifest.json"), manifest);
+    write_json_file(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {
     folder.fail(e.what());
     throw;
   }
   folder.commit();
+  if (manifest.contains("non_finite_summaries")) {
+    const auto& nf = manifest["non_finite_summaries"];
+    std::fprintf(stderr, "warning: %s: %zu task summaries are not finite, e.g. %s (listed in manifest.json)\n",
+                 st.name.c_str(), nf.size(), nf[0].get<std::string>().c_str());
+  }
 
   if (opt.verbose) {
     std::printf("%s: %s study, %zu tasks, %.2f s -> %s\n", st.name.c_str(), st.kind.c_str(), tasks.size(),

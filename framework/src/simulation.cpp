@@ -296,16 +296,7 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
   recent_impacts_.clear();
   trial_ = pre_ = prev_ = s;
   integrator_.start(s);
-  for (int g = 0; g < guarded_->num_guards(); ++g) {
-    const double v = guarded_->guard(g, s.q);
-    if (v > 1e-12) {
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "the initial state is outside the admissible set: %s has h = %.3e > 0 at t = %g (h < 0 inside)",
-                    guarded_->guard_name(g).c_str(), v, s.t);
-      throw RunFailure(buf, 0, s.t);
-    }
-  }
+  check_initial(s);
   for (auto* o : observers_) o->start(s);
   record(s, sink);
   const bool exact = exact_locator_ && h > 0.0;  // the exact flow is located forward in time
@@ -353,6 +344,20 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
     if (progress && (k & 255) == 0) progress->fetch_add(256, std::memory_order_relaxed);
   }
   if (progress) progress->fetch_add(steps & 255, std::memory_order_relaxed);
+}
+
+void Simulation::check_initial(const State& s) const {
+  if (!impact_map_) return;
+  for (int g = 0; g < guarded_->num_guards(); ++g) {
+    const double v = guarded_->guard(g, s.q);
+    if (v > 1e-12) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "the initial state is outside the admissible set: %s has h = %.3e > 0 at t = %g (h < 0 inside)",
+                    guarded_->guard_name(g).c_str(), v, s.t);
+      throw RunFailure(buf, 0, s.t);
+    }
+  }
 }
 
 std::vector<std::pair<std::string, double>> Simulation::summary() const {

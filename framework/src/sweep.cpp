@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/file_output.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
+#include <dalembert/study/study_plan.hpp>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -60,6 +62,26 @@ std::map<std::string, double> metrics(const json& manifest, const std::string& l
   return m;
 }
 
+// "cell 3 (beta = 0.25, h = 0.1)"
+std::string describe_cell(const Study& st, const Cell& c, std::size_t i) {
+  std::string out = "cell " + std::to_string(i) + " (";
+  for (std::size_t a = 0; a < st.sweep.axes.size(); ++a)
+    out += (a ? ", " : "") + st.sweep.axes[a].name + " = " + json(c.values[a]).dump();
+  return out + ")";
+}
+
+// Every cell checked as its own study before any runs: an unknown plugin, a wrong vector size or
+// an inadmissible start is one error now, not a failure in every cell after the run.
+void plan_cells(const Study& st, const std::vector<Cell>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    try {
+      (void)plan_study(parse_study(cells[i].study, st.file));
+    } catch (const std::exception& e) {
+      throw InputError(st.file + ": /sweep, " + describe_cell(st, cells[i], i), e.what());
+    }
+  }
+}
+
 }  // namespace
 
 RunReport run_sweep(const Study& st, const RunOptions& opt) {
@@ -89,6 +111,8 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
       for (const auto& ptr : axes[a].set) cells[i].study[json::json_pointer(ptr)] = cells[i].values[a];
   }
 
+  plan_cells(st, cells);
+
   const fs::path dir = opt.out_dir ? *opt.out_dir : opt.out_root / st.name;
   RunFolder folder(dir);
   json manifest;
@@ -116,6 +140,13 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
       });
     });
     if (show) std::fprintf(stderr, "\r%*s\r", 60, "");
+
+    std::size_t failed = 0;
+    for (const auto& c : cells) failed += !c.error.empty();
+    if (failed == cells.size())  // nothing to tabulate: the sweep failed, whatever its folder holds
+      throw RunFailure("every one of the " + std::to_string(cells.size()) + " cells failed; " +
+                           describe_cell(st, cells[0], 0) + ": " + cells[0].error,
+                       -1, 0.0);
 
     // sweep.csv: one row per cell and integrator; metric columns are the union over cells.
     std::set<std::string> names;
@@ -157,20 +188,28 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
                 {"study", study_run},
                 {"base_study", base},
                 {"cells", cell_list},
+                {"failed_cells", failed},
                 {"files", json::array({{{"path", "sweep.csv"}, {"kind", "sweep"}, {"columns", columns}}})},
                 {"threads", opt.threads}};
     manifest["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    std::ofstream(folder.file("manifest.json")) << manifest.dump(2) << "\n";
+    write_json_file(folder.file("manifest.json"), manifest);
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
-    std::ofstream(folder.file("manifest.json")) << manifest.dump(2) << "\n";
+    write_json_file(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {
     folder.fail(e.what());
     throw;
   }
   folder.commit();
+  long failed = 0;
+  for (const auto& c : cells) failed += !c.error.empty();
+  if (failed > 0)
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      if (!cells[i].error.empty()) {
+        std::fprintf(stderr, "warning: %s: %ld of %zu cells failed (listed in manifest.json), e.g. %s: %s\n",
+                     st.name.c_str(), failed, cells.size(), describe_cell(st, cells[i], i).c_str(), cells[i].error.c_str());
+        break;
+      }
   if (opt.verbose) {
-    long failed = 0;
-    for (const auto& c : cells) failed += !c.error.empty();
     std::printf("%s: sweep of %zu cells (%ld failed), %.2f s -> %s\n", st.name.c_str(), cells.size(), failed,
                 manifest["wall_time_s"].get<double>(), dir.string().c_str());
   }

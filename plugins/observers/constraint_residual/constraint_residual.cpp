@@ -3,6 +3,7 @@
 // Summaries: the maxima over every step.
 #include <algorithm>
 #include <cmath>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -32,10 +33,10 @@ class ConstraintResidual final : public Observer {
   }
   void step(const State& s) override {
     stepped_ = true;
-    max_ = std::max(max_, system_->constraint_residual(s));
+    running_max(max_, system_->constraint_residual(s));
     if (slot_ >= 0) {
       integ_->discrete_quantities(values_.data());
-      max_discrete_ = std::max(max_discrete_, std::abs(values_[slot_]));
+      running_max(max_discrete_, std::abs(values_[slot_]));
     }
   }
   void observe(const State& s, double* out) override {

@@ -10,6 +10,7 @@
 // (spec 002 §4 item 4), both independent of h.
 #include <cmath>
 #include <dalembert/math/exact_discrete.hpp>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <Eigen/LU>
 #include <limits>
@@ -64,10 +65,10 @@ class ConstraintSpaces final : public Observer {
     for (int a = 0; a < r_; ++a) {
       out[a] = qd[dep_[a]];
       out[r_ + a] = qe[dep_[a]];
-      gap = std::max(gap, std::abs(qd[dep_[a]] - qe[dep_[a]]));
+      running_max(gap, std::abs(qd[dep_[a]] - qe[dep_[a]]));
     }
     out[2 * r_] = gap;
-    max_gap_ = std::max(max_gap_, gap);
+    running_max(max_gap_, gap);
   }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {
     out.emplace_back("max_Md_minus_Me", max_gap_);

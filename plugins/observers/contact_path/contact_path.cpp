@@ -3,6 +3,7 @@
 // figures use) and its distance from the origin contact_r. The components are taken from q by
 // name (params "x", "y"). Summary: the largest contact_r over every step.
 #include <cmath>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -18,7 +19,7 @@ class ContactPath final : public Observer {
   }
   void columns(std::vector<std::string>& c) const override { c = {"contact_x", "contact_y", "contact_r"}; }
   void start(const State& s) override { max_r_ = std::hypot(s.q[ix_], s.q[iy_]); }
-  void step(const State& s) override { max_r_ = std::max(max_r_, std::hypot(s.q[ix_], s.q[iy_])); }
+  void step(const State& s) override { running_max(max_r_, std::hypot(s.q[ix_], s.q[iy_])); }
   void observe(const State& s, double* out) override {
     out[0] = s.q[ix_];
     out[1] = s.q[iy_];

@@ -1,6 +1,7 @@
 // Energy and the energy drift ΔE = E(q_k, v_k) − E(q_0, v_0), signed (spec 000 §4, §6.7).
 // Summaries: the largest |ΔE| over every step (recorded or not) and the final ΔE.
 #include <cmath>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -17,7 +18,7 @@ class EnergyError final : public Observer {
   }
   void step(const State& s) override {
     last_ = system_->energy(s) - e0_;
-    max_abs_ = std::max(max_abs_, std::abs(last_));
+    running_max(max_abs_, std::abs(last_));
   }
   void observe(const State& s, double* out) override {
     out[0] = system_->energy(s);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <limits>
 
@@ -51,7 +52,7 @@ class MomentumMap final : public Observer {
   }
   void step(const State& s) override {
     stepped_ = true;
-    max_change_ = std::max(max_change_, std::abs(value(s.q, s.v) - j0_));
+    running_max(max_change_, std::abs(value(s.q, s.v) - j0_));
   }
   void observe(const State& s, double* out) override {
     out[0] = value(s.q, s.v);

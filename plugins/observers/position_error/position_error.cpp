@@ -5,6 +5,7 @@
 // initial velocity of the exact trajectory (A4 interpretation (a) of Fig 3: v0 = R^{e−}(q0, q1)).
 #include <cmath>
 #include <dalembert/math/exact_discrete.hpp>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -36,7 +37,7 @@ class PositionError final : public Observer {
   }
   void step(const State& s) override {
     last_ = error(s);
-    max_ = std::max(max_, last_);
+    running_max(max_, last_);
   }
   void observe(const State& s, double* out) override { out[0] = s.t == ref0_.t ? 0.0 : last_; }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {

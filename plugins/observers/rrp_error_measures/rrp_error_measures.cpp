@@ -11,6 +11,7 @@
 #include <cmath>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/math/so3.hpp>
+#include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -72,8 +73,8 @@ class RrpErrorMeasures final : public Observer {
     if (track_) {
       system_->diagnostics(s, d_.data());
       for (std::size_t k = 0; k < d_.size(); ++k) {
-        maxabs_[k] = std::max(maxabs_[k], std::abs(d_[k]));
-        maxdev_[k] = std::max(maxdev_[k], std::abs(d_[k] - d0_[k]));
+        running_max(maxabs_[k], std::abs(d_[k]));
+        running_max(maxdev_[k], std::abs(d_[k] - d0_[k]));
       }
     }
     tprev_ = s.t;

@@ -1,26 +1,59 @@
 #pragma once
-// The output folder of one run. Work happens in "DIR.incomplete"; commit() renames it to DIR
-// (replacing an older result), fail() renames it to "DIR.failed" with error.txt beside whatever
-// was written. So a folder named DIR is always a complete run.
+// The output folder of one run, and the only code that moves or removes run folders.
+//
+// Work happens in "DIR.incomplete"; commit() puts it at DIR, fail() renames it to "DIR.failed"
+// with error.txt beside whatever was written. So a folder named DIR is always a complete run.
+//
+// A run only ever deletes what dalembert created. Before anything runs, the constructor refuses
+//  * DIR naming an existing file, a symbolic link, or a folder that is not a complete dalembert
+//    run (one with a manifest.json written by dalembert): a thesis folder is never emptied;
+//  * DIR.incomplete, DIR.failed or DIR.previous existing without dalembert's marker file;
+//  * a DIR another run is writing (RunLock on DIR.lock);
+//  * a path that names no folder ("", ".", "..", "a/..", "/").
+// A trailing '/' is ignored ("res/" is "res").
+//
+// Replacing an earlier complete run keeps it until the new one is complete; then the two are
+// swapped in one atomic rename (renameat2 RENAME_EXCHANGE, or two renames where the file system
+// cannot exchange), and the earlier run is kept as DIR.previous (replacing an older
+// DIR.previous, itself a complete run).
 #include <boost/config.hpp>
+#include <dalembert/study/run_lock.hpp>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 namespace dalembert {
 
 class BOOST_SYMBOL_VISIBLE RunFolder {
  public:
-  /// Creates the staging folder; an InputError naming the folder if it cannot be written.
+  /// Checks `final_dir` as above, takes its lock and creates the staging folder; an InputError
+  /// naming the folder if any check fails or the folder cannot be written.
   explicit RunFolder(const std::filesystem::path& final_dir);
   ~RunFolder();  // a folder neither committed nor failed is marked failed
+  RunFolder(const RunFolder&) = delete;
+  RunFolder& operator=(const RunFolder&) = delete;
   const std::filesystem::path& staging() const { return staging_; }
   const std::filesystem::path& final_dir() const { return final_; }
   std::filesystem::path file(const std::string& name) const { return staging_ / name; }
   void commit();
   void fail(const std::string& error);
 
+  /// `dir` without a trailing separator and with "." and ".." resolved lexically; an InputError
+  /// if it names no folder of its own ("", ".", "..", "/").
+  static std::filesystem::path normalize(const std::filesystem::path& dir);
+  /// A folder holding a manifest.json that dalembert wrote (a complete run).
+  static bool is_complete_run(const std::filesystem::path& dir);
+
+  /// The hidden file that marks a folder as made by dalembert.
+  static constexpr const char* marker = ".dalembert_run";
+
  private:
+  std::filesystem::path sibling(const char* suffix) const;
+  void check_replaceable() const;
+  void create_staging();
+
   std::filesystem::path final_, staging_;
+  std::unique_ptr<RunLock> lock_;
   bool done_ = false;
 };
 

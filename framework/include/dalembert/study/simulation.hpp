@@ -39,6 +39,10 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   void run(State& state, double h, long steps, long record_every = 1, const RowSink& sink = {},
            std::atomic<long>* progress = nullptr);
 
+  /// Checks that `state` may start a run: for a hybrid run, inside every guard (h ≤ 0). Throws
+  /// RunFailure naming the guard otherwise. run() calls it; a study's plan calls it before the run.
+  void check_initial(const State& state) const;
+
   /// Scalar summaries of every observer after run().
   std::vector<std::pair<std::string, double>> summary() const;
 

@@ -1,0 +1,41 @@
+#pragma once
+// The plan of a study: everything checked before any output exists — plugins and their
+// parameters, the system's layout against the initial state, the constraints, model
+// compatibility of every integrator, observer, sampler and impact map, the initial energy — and
+// the list of tasks the run will execute. A sweep plans every cell this way before it starts.
+#include <boost/config.hpp>
+#include <dalembert/core/integrator.hpp>
+#include <dalembert/core/system.hpp>
+#include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/study.hpp>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dalembert {
+
+/// One unit of parallel work: one integrator at one step size (one ensemble member).
+struct Task {
+  std::size_t integrator = 0;  // index into study.integrators
+  std::string label;
+  double h = 0.0;
+  long steps = 0;
+  std::string file;   // trajectory CSV ("" for none)
+  long member = -1;   // ensemble member (-1: not an ensemble task)
+};
+
+struct StudyPlan {
+  std::unique_ptr<Registry> registry;   // with the study's plugin paths
+  std::unique_ptr<System> system;       // bound once, for checks and the reference
+  State initial;                        // projected onto the constraints if asked
+  std::vector<Traits> traits;           // per integrator
+  nlohmann::json study_run;             // the study as it will run, every default filled in
+  std::vector<Task> tasks;
+};
+
+/// Checks `study` and lists its tasks; an InputError naming the file, JSON path and value of the
+/// first problem. Not for sweeps (see run_sweep, which plans each of its cells).
+BOOST_SYMBOL_VISIBLE StudyPlan plan_study(const Study& study);
+
+}  // namespace dalembert

@@ -1,0 +1,205 @@
+#include <cmath>
+#include <cstdio>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/impact_map.hpp>
+#include <dalembert/core/observer.hpp>
+#include <dalembert/core/sampler.hpp>
+#include <dalembert/study/simulation.hpp>
+#include <dalembert/study/study_plan.hpp>
+
+using nlohmann::json;
+
+namespace dalembert {
+
+namespace {
+
+json to_json(const Vec& x) { return json(std::vector<double>(x.data(), x.data() + x.size())); }
+
+std::string fmt(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+// Runs `check`, turning a plugin's own complaint (an Error that is not already an InputError)
+// into an InputError at `where`, the study's JSON path of the plugin that complained.
+template <class F>
+void at(const std::string& where, F&& check) {
+  try {
+    check();
+  } catch (const InputError&) {
+    throw;
+  } catch (const Error& e) {
+    throw InputError(where, e.what());
+  }
+}
+
+void check_size(const std::string& where, const char* what, const Vec& x, std::size_t n, const std::string& system) {
+  if (x.size() != static_cast<Eigen::Index>(n))
+    throw InputError(where + "/" + what, "= " + to_json(x).dump() + ": has " + std::to_string(x.size()) +
+                                             " components, but system '" + system + "' has " + std::to_string(n));
+}
+
+// The initial state: the system's sizes, on the constraints (or projected there if asked), with a
+// finite energy (v = 1e200 is a finite number whose energy is not).
+State check_initial_state(const Study& st, const System& system) {
+  const Layout layout = system.layout();
+  State s0 = st.initial.state;
+  check_size(st.initial.where, "q", s0.q, layout.q.size(), st.system.plugin);
+  check_size(st.initial.where, "v", s0.v, layout.v.size(), st.system.plugin);
+  const double residual = system.constraint_residual(s0);
+  const double tol = 1e-12 * (1.0 + s0.v.lpNorm<Eigen::Infinity>());
+  if (!(residual <= tol)) {
+    if (!st.initial.project)
+      throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
+                                                    ": the initial state violates the constraints of system '" +
+                                                    st.system.plugin + "' at q = " + to_json(s0.q).dump() +
+                                                    ": |A(q)v| = " + fmt(residual) + " > " + fmt(tol) +
+                                                    "; fix v, or set \"project\": true to project it onto the constraints");
+    if (!system.project(s0))
+      throw InputError(st.initial.where, "system '" + st.system.plugin + "' cannot project a state onto its constraints");
+  }
+  const double e0 = system.energy(s0);
+  if (!std::isfinite(e0))
+    throw InputError(st.initial.where, "the energy of the initial state is " + fmt(e0) + " for system '" +
+                                           st.system.plugin + "' (its values overflow double precision)");
+  return s0;
+}
+
+json traits_json(const Traits& t) {
+  return {{"order", t.order}, {"symmetric", t.symmetric}, {"explicit", t.explicit_method}, {"preserves", t.preserves}};
+}
+
+// Every integrator made and bound to the system; the integrators as run, in the manifest's form.
+json plan_integrators(const Study& st, StudyPlan& plan, std::vector<std::unique_ptr<Integrator>>& made) {
+  const Registry& reg = *plan.registry;
+  json out = json::array();
+  for (const auto& u : st.integrators) {
+    const json params = reg.resolve(PluginKind::Integrator, u.plugin, u.params, u.where).to_json();
+    made.push_back(reg.make_integrator(u.plugin, u.params, u.where));
+    at(u.where, [&] { made.back()->bind(*plan.system); });
+    plan.traits.push_back(made.back()->traits());
+    json ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", params}};
+    if (u.h != 0.0) ij["h"] = u.h;
+    ij["traits"] = traits_json(plan.traits.back());
+    out.push_back(ij);
+  }
+  return out;
+}
+
+// Every observer made and bound (with the first integrator: an observer that needs a model of
+// the system fails here, not inside a task).
+json plan_observers(const Study& st, const StudyPlan& plan, const Integrator& first) {
+  const Registry& reg = *plan.registry;
+  json out = json::array();
+  for (const auto& u : st.observers) {
+    const json params = reg.resolve(PluginKind::Observer, u.plugin, u.params, u.where).to_json();
+    auto obs = reg.make_observer(u.plugin, u.params, u.where);
+    at(u.where, [&] { obs->bind(*plan.system, first); });
+    out.push_back({{"plugin", u.plugin}, {"params", params}});
+  }
+  return out;
+}
+
+json plan_reference(const Study& st, const StudyPlan& plan) {
+  if (st.reference.exact) {
+    if (!plan.system->has_exact_solution())
+      throw InputError(st.file + ": /reference", "system '" + st.system.plugin +
+                                                     "' has no exact solution: declare a reference run, e.g. "
+                                                     "\"reference\": {\"plugin\": \"rk4\", \"h\": 1e-4}");
+    return "exact";
+  }
+  const auto& r = st.reference.run;
+  const json params = plan.registry->resolve(PluginKind::Integrator, r.plugin, r.params, r.where).to_json();
+  auto integ = plan.registry->make_integrator(r.plugin, r.params, r.where);
+  at(r.where, [&] { integ->bind(*plan.system); });
+  return {{"plugin", r.plugin}, {"params", params}, {"h", r.h}};
+}
+
+json plan_sampler(const Study& st, const StudyPlan& plan) {
+  const auto& u = st.ensemble.sampler;
+  const json params = plan.registry->resolve(PluginKind::Sampler, u.plugin, u.params, u.where).to_json();
+  auto sampler = plan.registry->make_sampler(u.plugin, u.params, u.where);
+  at(u.where, [&] { sampler->bind(*plan.system); });
+  return {{"plugin", u.plugin}, {"params", params}};
+}
+
+// The impact map bound to the system (which must be Guarded) and the initial state inside the
+// admissible set, checked as a run would.
+json plan_impact_map(const Study& st, const StudyPlan& plan, Integrator& first) {
+  const auto& u = *st.impact_map;
+  const json params = plan.registry->resolve(PluginKind::Impact, u.plugin, u.params, u.where).to_json();
+  auto map = plan.registry->make_impact(u.plugin, u.params, u.where);
+  Simulation sim(*plan.system, first);
+  at(u.where, [&] { sim.set_impact_map(map.get()); });
+  at(st.initial.where, [&] { sim.check_initial(plan.initial); });
+  return {{"plugin", u.plugin}, {"params", params}};
+}
+
+std::vector<Task> list_tasks(const Study& st) {
+  std::vector<Task> tasks;
+  const std::string where = st.file + ": /h";
+  for (std::size_t i = 0; i < st.integrators.size(); ++i) {
+    const auto& u = st.integrators[i];
+    const double h = u.h != 0.0 ? u.h : st.h[0];
+    if (st.kind == "trajectory") {
+      tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "trajectory_" + u.label + ".csv"});
+    } else if (st.kind == "ensemble") {
+      for (long m = 0; m < st.ensemble.size; ++m) tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "", m});
+    } else {
+      for (double hk : st.h) tasks.push_back({i, u.label, hk, steps_for(st.T, hk, where), ""});
+    }
+  }
+  return tasks;
+}
+
+}  // namespace
+
+StudyPlan plan_study(const Study& st) {
+  if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (run_sweep)");
+  StudyPlan plan;
+  plan.registry = std::make_unique<Registry>();
+  for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) plan.registry->add_search_path(*it);
+  const Registry& reg = *plan.registry;
+  reg.refused();  // scan once, before tasks use the registry from several threads
+
+  const json sys_params = reg.resolve(PluginKind::System, st.system.plugin, st.system.params, st.system.where).to_json();
+  plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);
+  plan.initial = check_initial_state(st, *plan.system);
+  const State& s0 = plan.initial;
+
+  std::vector<std::unique_ptr<Integrator>> integrators;
+  const json integrators_run = plan_integrators(st, plan, integrators);
+  const json observers_run = plan_observers(st, plan, *integrators.front());
+
+  json& run = plan.study_run;
+  run = {{"name", st.name},
+         {"kind", st.kind},
+         {"description", st.description},
+         {"system", {{"plugin", st.system.plugin}, {"params", sys_params}}},
+         {"initial", {{"t", s0.t}, {"q", to_json(s0.q)}, {"v", to_json(s0.v)}, {"project", st.initial.project}}},
+         {"integrators", integrators_run},
+         {"observers", observers_run},
+         {"T", st.T},
+         {"h", st.kind != "convergence" ? json(st.h[0]) : json(st.h)},
+         {"record_every", st.record_every},
+         {"figures", st.figures},
+         {"plugin_paths", st.plugin_paths}};
+  if (st.kind == "convergence") {
+    run["order_tolerance"] = st.order_tolerance;
+    run["plateau"] = st.plateau;
+    run["reference"] = plan_reference(st, plan);
+  }
+  if (st.kind == "ensemble")
+    run["ensemble"] = {{"size", st.ensemble.size},
+                       {"seed", st.ensemble.seed},
+                       {"sampler", plan_sampler(st, plan)},
+                       {"quantiles", st.ensemble.quantiles},
+                       {"write_members", st.ensemble.write_members}};
+  if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan, *integrators.front());
+  if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
+  plan.tasks = list_tasks(st);
+  return plan;
+}
+
+}  // namespace dalembert
