@@ -84,14 +84,24 @@ int cmd_describe(const std::string& name) {
   return 0;
 }
 
+// `p` in a form two spellings of one folder share: "res/", "./res" and "res" are "res"; "" is ".".
+std::filesystem::path as_folder(const std::filesystem::path& p) {
+  auto n = p.lexically_normal();
+  if (!n.empty() && n.filename().empty()) n = n.parent_path();
+  return n.empty() ? "." : n;
+}
+
 // The folder each study writes, checked before any runs: every path names a folder of its own,
 // and no two studies write the same one (the second would replace the first).
 std::vector<std::filesystem::path> output_folders(const std::vector<Study>& studies, const RunOptions& opt) {
   std::vector<std::filesystem::path> out;
   for (std::size_t i = 0; i < studies.size(); ++i) {
     const auto& s = studies[i];
-    auto dir = !opt.out_dir ? opt.out_root / s.name : studies.size() > 1 ? *opt.out_dir / s.name : *opt.out_dir;
-    out.push_back(RunFolder::normalize(dir));
+    const bool named = !opt.out_dir || studies.size() > 1;  // the folder is BASE/<study name>
+    const auto base = opt.out_dir ? *opt.out_dir : opt.out_root;
+    out.push_back(RunFolder::normalize(named ? base / s.name : base));
+    if (named && as_folder(out.back().parent_path()) != as_folder(base))  // a name is never a path
+      throw InputError(s.file + ": /name", "= \"" + s.name + "\": a study name must name a folder inside " + base.string());
     for (std::size_t k = 0; k < i; ++k)
       if (out[k] == out.back())
         throw InputError(s.file + ": /name", "= \"" + s.name + "\": studies " + studies[k].file + " and " + s.file +

@@ -1,0 +1,286 @@
+// A run only ever deletes what it created (issue 12): each data-loss case found by a hostile
+// review is refused or handled, in a sandbox folder whose every pre-existing file must be
+// byte-identical afterwards; figures are drawn without a shell; a full disk fails the run.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <dalembert/study/csv_writer.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sys/file.h>
+
+#include "cli_process.hpp"  // tests/
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace dalembert::test;
+
+namespace {
+
+// Every regular file under `root` and its bytes.
+std::map<std::string, std::string> snapshot(const fs::path& root) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    if (e.is_regular_file()) files[fs::relative(e.path(), root).string()] = read_text(e.path());
+  return files;
+}
+
+// Every file of `before` is still there with the same bytes.
+void check_kept(const std::map<std::string, std::string>& before, const fs::path& root) {
+  const auto after = snapshot(root);
+  for (const auto& [path, bytes] : before) {
+    INFO("pre-existing file " << path);
+    REQUIRE(after.count(path) == 1);
+    CHECK(after.at(path) == bytes);
+  }
+}
+
+void check_one_line_error(const CliRun& r, const std::vector<std::string>& needles) {
+  INFO("stderr: " << r.err);
+  CHECK(r.signal == 0);
+  CHECK(r.status != 0);
+  CHECK(r.err.rfind("error: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  for (const auto& n : needles) {
+    INFO("expected: " << n);
+    CHECK(r.err.find(n) != std::string::npos);
+  }
+}
+
+// A two-step study of the nonholonomic particle.
+json particle_study(const std::string& name) {
+  return {{"name", name},
+          {"kind", "trajectory"},
+          {"system", {{"plugin", "nonholonomic_particle"}}},
+          {"initial", {{"q", {1, 1, -1}}, {"v", {1, -1, 1}}}},
+          {"h", 0.1},
+          {"T", 0.2},
+          {"integrators", {"rk4"}}};
+}
+
+// A sandbox holding a thesis folder, a notes file and an earlier result, to be kept intact.
+struct Sandbox {
+  TempDir dir{"safety"};
+  Sandbox() {
+    fs::create_directories(dir / "thesis" / "chapter1");
+    write_text(dir / "thesis" / "chapter1" / "draft.tex", "\\section{Results}\n");
+    write_text(dir / "notes.txt", "do not delete\n");
+  }
+  fs::path study(const json& j, const std::string& file = "study.json") {
+    write_text(dir / file, j.dump(2));
+    return dir / file;
+  }
+  CliRun run(std::vector<std::string> args) {
+    args.insert(args.begin(), "run");
+    return run_dalembert(args, {dir.path()});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("--out naming an existing file is refused and the file kept", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  const auto before = snapshot(s.dir.path());
+  const auto r = s.run({"study.json", "--out", "notes.txt", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"notes.txt", "exists and is not a folder", "left untouched"});
+  check_kept(before, s.dir.path());
+  CHECK_FALSE(fs::exists(s.dir / "notes.txt.incomplete"));
+  CHECK_FALSE(fs::exists(s.dir / "notes.txt.failed"));
+}
+
+TEST_CASE("--out naming a folder that is not a run is refused and its contents kept", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  const auto before = snapshot(s.dir.path());
+  const auto r = s.run({"study.json", "--out", "thesis", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"thesis", "not a complete dalembert run"});
+  check_kept(before, s.dir.path());
+  CHECK(snapshot(s.dir / "thesis").size() == 1);
+}
+
+TEST_CASE("--out with a trailing slash: a rerun replaces the run, the earlier kept as .previous", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  REQUIRE(s.run({"study.json", "--out", "res/", "--quiet", "--no-plots"}).status == 0);
+  const auto first = snapshot(s.dir / "res");
+  CHECK(first.count("manifest.json") == 1);
+  CHECK(first.count("trajectory_rk4.csv") == 1);
+  const auto before = snapshot(s.dir.path());
+  const auto r = s.run({"study.json", "--out", "res/", "--quiet", "--no-plots"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  check_kept(first, s.dir / "res.previous");
+  CHECK(snapshot(s.dir / "res").count("trajectory_rk4.csv") == 1);
+  CHECK_FALSE(fs::exists(s.dir / "res.lock"));
+  CHECK_FALSE(fs::exists(s.dir / "res.incomplete"));
+  // Everything else untouched.
+  for (const auto& [path, bytes] : before)
+    if (path.rfind("res", 0) != 0) CHECK(read_text(s.dir / path) == bytes);
+}
+
+TEST_CASE("output paths that name no folder are refused before anything is written", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  const auto before = snapshot(s.dir.path());
+  for (const std::string out : {"", ".", "..", "./", "thesis/..", "/"}) {
+    INFO("--out '" << out << "'");
+    const auto r = s.run({"study.json", "--out", out, "--quiet", "--no-plots"});
+    check_one_line_error(r, {"output folder"});
+  }
+  check_kept(before, s.dir.path());
+  CHECK(snapshot(s.dir.path()).size() == before.size());  // not even a .failed folder
+}
+
+TEST_CASE("studies named '.' or '..' never empty the current folder or results/", "[safety]") {
+  Sandbox s;
+  fs::create_directories(s.dir / "results" / "earlier");
+  write_text(s.dir / "results" / "earlier" / "data.csv", "t,x\n0,1\n");
+  for (const std::string name : {"..", "."}) {
+    INFO("study name '" << name << "'");
+    s.study(particle_study(name));
+    const auto before = snapshot(s.dir.path());
+    const auto r = s.run({"study.json", "--quiet", "--no-plots"});
+    check_one_line_error(r, {});
+    check_kept(before, s.dir.path());
+  }
+  SECTION("and with --out p/o, a second study named '..' does not reach p") {
+    fs::create_directories(s.dir / "p");
+    write_text(s.dir / "p" / "keep.txt", "keep\n");
+    s.study(particle_study("a"), "a.json");
+    s.study(particle_study(".."), "b.json");
+    const auto before = snapshot(s.dir.path());
+    const auto r = s.run({"a.json", "b.json", "--out", "p/o", "--quiet", "--no-plots"});
+    check_one_line_error(r, {});
+    check_kept(before, s.dir.path());
+    CHECK_FALSE(fs::exists(s.dir / "p" / "o"));  // checked before the first study ran
+  }
+}
+
+TEST_CASE("two studies of one folder run with the same name are refused before either runs", "[safety]") {
+  Sandbox s;
+  fs::create_directories(s.dir / "batch");
+  write_text(s.dir / "batch" / "a.json", particle_study("same").dump());
+  write_text(s.dir / "batch" / "b.json", particle_study("same").dump());
+  const auto r = s.run({"batch", "--out", "out", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"same", "a.json", "b.json", "would both write"});
+  CHECK_FALSE(fs::exists(s.dir / "out"));
+}
+
+TEST_CASE("a second run on a folder another run holds is refused", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  // Another run holds the lock (as the runner does: flock on OUT.lock).
+  const fs::path lock = s.dir / "res.lock";
+  write_text(lock, "dalembert run lock\n4242\n");
+  const int fd = ::open(lock.c_str(), O_RDWR);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"res", "another dalembert run (pid 4242)"});
+  CHECK_FALSE(fs::exists(s.dir / "res"));
+  CHECK_FALSE(fs::exists(s.dir / "res.incomplete"));
+  ::close(fd);  // the holder ends: the folder is free again
+  const auto again = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+  INFO(again.err);
+  CHECK(again.status == 0);
+  CHECK(fs::exists(s.dir / "res" / "manifest.json"));
+}
+
+TEST_CASE("a lock file dalembert did not write is never taken over", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  write_text(s.dir / "res.lock", "my own notes\n");
+  const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"res.lock", "not a dalembert lock file"});
+  CHECK(read_text(s.dir / "res.lock") == "my own notes\n");
+}
+
+TEST_CASE("shell metacharacters in paths are never executed; figures are still drawn", "[safety]") {
+  Sandbox s;
+  json j = particle_study("quoted");
+  j["observers"] = {"energy_error"};
+  j["figures"] = {{{"name", "energy"}, {"type", "timeseries"}, {"y", "energy_error"}}};
+  s.study(j);
+  const std::string out = "o'; touch PWNED; echo '";
+  const auto r = s.run({"study.json", "--out", out, "--quiet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(fs::exists(s.dir / out / "figures" / "energy.png"));
+  const auto redraw = run_dalembert({"plot", out}, {s.dir.path()});
+  CHECK(redraw.status == 0);
+  for (const auto& e : fs::recursive_directory_iterator(s.dir.path()))
+    CHECK(e.path().filename() != "PWNED");
+}
+
+TEST_CASE("a full disk fails the run: no committed folder, no truncated file under its name", "[safety]") {
+  Sandbox s;
+  json j = particle_study("big");
+  j["T"] = 100;
+  j["h"] = 0.01;  // 10^4 rows: far more than the 64 KiB the disk has left
+  s.study(j);
+  const auto r = run_dalembert({"run", "study.json", "--out", "res", "--quiet", "--no-plots"},
+                               {s.dir.path(), 64 * 1024});
+  check_one_line_error(r, {"error while writing", "trajectory_rk4.csv"});
+  CHECK_FALSE(fs::exists(s.dir / "res"));
+  REQUIRE(fs::exists(s.dir / "res.failed" / "error.txt"));
+}
+
+TEST_CASE("a sweep whose every cell fails exits non-zero", "[safety]") {
+  Sandbox s;
+  // V = -q^4 blows up at t = 1/sqrt(2) from this state: every cell fails at run time.
+  const json sweep = {{"name", "doomed"},
+                      {"kind", "sweep"},
+                      {"plugin_paths", {DALEMBERT_FIXTURE_SYSTEMS_DIR}},
+                      {"system", {{"plugin", "blowup"}}},
+                      {"initial", {{"q", {1.0}}, {"v", {std::sqrt(2.0)}}}},
+                      {"h", 0.01},
+                      {"T", 2},
+                      {"integrators", {"rk4"}},
+                      {"sweep", {{"of", "trajectory"}, {"axes", {{{"name", "h"}, {"set", {"/h"}}, {"values", {0.01, 0.02}}}}}}}};
+  s.study(sweep);
+  const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"every one of the 2 cells failed", "non-finite"});
+  CHECK_FALSE(fs::exists(s.dir / "res"));
+  CHECK(fs::exists(s.dir / "res.failed" / "error.txt"));
+}
+
+TEST_CASE("checks that used to fail inside tasks are made before the run", "[safety]") {
+  Sandbox s;
+  SECTION("an initial energy that overflows") {
+    json j = particle_study("overflow");
+    j["initial"]["q"] = {0, 0, 0};  // A(q)v = 0 needs v_z = y v_x: at y = 0, v_z = 0
+    j["initial"]["v"] = {1e200, 1e200, 0};
+    s.study(j);
+    const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+    check_one_line_error(r, {"study.json: /initial", "energy of the initial state is"});
+  }
+  SECTION("an impact map on a system without guards") {
+    json j = particle_study("no_guards");
+    j["impact_map"] = {{"plugin", "elastic_nonholonomic"}};
+    s.study(j);
+    const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+    check_one_line_error(r, {"study.json: /impact_map", "Guarded"});
+  }
+  CHECK_FALSE(fs::exists(s.dir / "res"));
+  CHECK_FALSE(fs::exists(s.dir / "res.failed"));  // nothing ran
+}
+
+TEST_CASE("CSV text fields are quoted per RFC 4180, and a file appears only when complete", "[safety][csv]") {
+  TempDir dir("csv");
+  const fs::path file = dir / "t.csv";
+  {
+    dalembert::CsvWriter csv(file, {"label", "a,b", "x"});
+    csv.row({"plain"}, {1.5, 2.0});
+    csv.row({"say \"hi\", twice"}, {0.25, -1.0});
+    csv.row({"two\nlines"}, {3.0, 4.0});
+    CHECK_FALSE(fs::exists(file));  // still being written, as t.csv.part
+    csv.close();
+  }
+  CHECK_FALSE(fs::exists(dir / "t.csv.part"));
+  CHECK(read_text(file) ==
+        "label,\"a,b\",x\n"
+        "plain,1.5,2\n"
+        "\"say \"\"hi\"\", twice\",0.25,-1\n"
+        "\"two\nlines\",3,4\n");
+}
