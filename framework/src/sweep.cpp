@@ -133,6 +133,8 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
             cells[i].manifest = run_study(parse_study(cells[i].study, st.file), copt).manifest;
           } catch (const std::exception& e) {
             cells[i].error = e.what();
+          } catch (...) {  // a plugin may throw anything; the cell fails, the sweep goes on
+            cells[i].error = "an exception that is not a std::exception (thrown by a plugin)";
           }
           const long d = ++done;
           if (show) std::fprintf(stderr, "\r%s: %ld/%zu cells ", st.name.c_str(), d, cells.size());
