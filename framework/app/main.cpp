@@ -6,10 +6,12 @@
 #include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
+#include <dalembert/plugin/plugin_file.hpp>
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,15 @@ commands:
   --version             version, source revision and plugin ABI
 
 Plugins are searched in $DALEMBERT_PLUGIN_PATH (':'-separated), then next to libdalembert.
+A plugin file is opened only when a study uses it (list and describe open them all).
 )";
+
+// The one line "error: ..." on stderr, exit status 1.
+int fail(std::string msg) {
+  for (std::size_t p; (p = msg.find('\n')) != std::string::npos;) msg.replace(p, 1, "; ");  // one line, whatever a library put in it
+  std::fprintf(stderr, "error: %s\n", msg.c_str());
+  return 1;
+}
 
 int usage_error(const std::string& msg) {
   std::fprintf(stderr, "dalembert: %s\n%s", msg.c_str(), kUsage);
@@ -46,6 +56,8 @@ int cmd_list() {
     if (plugins.empty()) std::printf("  (none)\n");
     for (const auto* p : plugins) std::printf("  %-28s %s\n", p->name.c_str(), p->summary.c_str());
   }
+  // Broken files are warnings: list still shows everything that works, and exits 0, so that one
+  // bad plugin on the path does not stop scripts from listing the good ones.
   for (const auto& r : reg.refused()) std::fprintf(stderr, "warning: %s %s\n", r.file.c_str(), r.reason.c_str());
   return 0;
 }
@@ -54,6 +66,8 @@ int cmd_describe(const std::string& name) {
   Registry reg;
   const auto found = reg.find_any(name);
   if (found.empty()) {
+    for (const auto& r : reg.refused())  // a broken plugin of that name: find() says why
+      if (const auto n = parse_plugin_file_name(r.file); n && n->name == name) reg.find(n->kind, name, "describe");
     // Let find() produce the message with the nearest names.
     for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
                       PluginKind::Sampler}) {
@@ -183,10 +197,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     return usage_error("unknown command '" + cmd + "'");
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory in 'dalembert " + cmd + "' (std::bad_alloc)");
   } catch (const std::exception& e) {
-    std::string msg = e.what();  // always one line, whatever a library put in it
-    for (std::size_t p; (p = msg.find('\n')) != std::string::npos;) msg.replace(p, 1, "; ");
-    std::fprintf(stderr, "error: %s\n", msg.c_str());
-    return 1;
+    return fail(e.what());
+  } catch (...) {  // e.g. a plugin throwing an int: never let it reach std::terminate (SIGABRT)
+    return fail("'dalembert " + cmd + "' was stopped by an exception of unknown type (not derived from "
+                "std::exception), most likely thrown by a plugin");
   }
 }

@@ -1,11 +1,12 @@
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
-#include <boost/dll/shared_library.hpp>
 #include <cstdlib>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/plugin/abi.hpp>
+#include <dalembert/core/warn_once.hpp>
+#include <dalembert/plugin/plugin_file.hpp>
+#include <dalembert/plugin/probe.hpp>
 #include <dalembert/plugin/registry.hpp>
-#include <mutex>
+#include <new>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -13,21 +14,46 @@ namespace fs = std::filesystem;
 namespace dalembert {
 
 namespace {
-// Every library ever loaded stays loaded until the process ends (deliberately never freed):
-// objects created by a plugin must not outlive its code.
-std::mutex& library_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<boost::dll::shared_library>& kept_libraries() {
-  static auto* libs = new std::vector<boost::dll::shared_library>();
-  return *libs;
+
+// Relative search paths are taken against the current folder now, not at some later use (the
+// process may change folder; the manifest records absolute paths).
+fs::path absolute_path(const fs::path& p) { return fs::absolute(p).lexically_normal(); }
+
+std::string describe_plugin(const PluginDescriptor& d) {
+  return std::string(to_string(d.kind)) + " plugin '" + d.name + "' (" + d.file + ")";
 }
 
-bool looks_like_plugin(const fs::path& p) {
-  const std::string f = p.filename().string();
-  return f.rfind("dalembert_", 0) == 0 && p.extension() == ".so";
+std::string at(const std::string& where, const std::string& message) {
+  return where.empty() ? message : where + ": " + message;
 }
+
+// Resolves `params` against the plugin's declaration and calls its factory, so that nothing it does wrong leaves unexplained: a missing factory, an
+// exception of any type, a null result all become a PluginError naming the plugin and its file.
+// dalembert errors (e.g. InputError on a parameter) already say what and where and pass unchanged,
+// as does bad_alloc.
+template <class Made, class Factory, class... Extra>
+std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, const nlohmann::json& params,
+                             const std::string& where, const Extra&... extra) {
+  const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
+  const std::string who = describe_plugin(d);
+  if (!factory)
+    throw PluginError(at(where, who + " has no factory: its descriptor sets no make_" + to_string(d.kind)));
+  std::unique_ptr<Made> made;
+  try {
+    made = factory(resolved, extra...);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PluginError(at(where, who + " failed to construct: " + e.what()));
+  } catch (...) {
+    throw PluginError(at(where, who + " threw an exception not derived from std::exception while being constructed"));
+  }
+  if (!made) throw PluginError(at(where, who + ": its factory returned no object (a null pointer)"));
+  return made;
+}
+
 }  // namespace
 
 Registry::Registry(bool default_paths) {
@@ -35,8 +61,15 @@ Registry::Registry(bool default_paths) {
   if (const char* env = std::getenv("DALEMBERT_PLUGIN_PATH")) {
     std::stringstream ss(env);
     std::string item;
-    while (std::getline(ss, item, ':'))
-      if (!item.empty()) paths_.emplace_back(item);
+    while (std::getline(ss, item, ':')) {
+      if (item.empty()) continue;
+      paths_.push_back(absolute_path(item));
+      std::error_code ec;
+      if (!fs::exists(paths_.back(), ec))
+        warn_once("plugin path " + paths_.back().string(), "DALEMBERT_PLUGIN_PATH names '" + item +
+                                                               "', but there is no folder or file " +
+                                                               paths_.back().string());
+    }
   }
   paths_.push_back(bundled_plugin_dir());
 }
@@ -48,93 +81,80 @@ fs::path Registry::bundled_plugin_dir() {
 }
 
 void Registry::add_search_path(const fs::path& dir) {
-  paths_.insert(paths_.begin(), dir);
-  scanned_ = false;
-  plugins_.clear();
-  refused_.clear();
+  std::lock_guard<std::mutex> lock(mutex_);
+  paths_.insert(paths_.begin(), absolute_path(dir));
+  index_.reset();  // files already opened stay opened: opened_ is by file
 }
 
-void Registry::load_file(const fs::path& file) const {
-  std::lock_guard<std::mutex> lock(library_mutex());
-  boost::dll::shared_library lib;
-  try {
-    lib.load(file);
-  } catch (const std::exception& e) {
-    refused_.push_back({file, std::string("cannot be loaded: ") + e.what()});
-    return;
-  }
-  if (!lib.has("dalembert_plugin_abi") || !lib.has("dalembert_plugin_describe")) {
-    refused_.push_back({file, "is not a dalembert plugin (no dalembert_plugin_abi / dalembert_plugin_describe symbol)"});
-    return;
-  }
-  const int abi = lib.get<const int>("dalembert_plugin_abi");
-  if (abi != abi_version) {
-    refused_.push_back({file, "was built for framework ABI version " + std::to_string(abi) +
-                                  ", but this framework has ABI version " + std::to_string(abi_version) +
-                                  ": rebuild the plugin against this framework"});
-    return;
-  }
-  auto describe = lib.get_alias<PluginDescriptor()>("dalembert_plugin_describe");
-  auto d = std::make_unique<PluginDescriptor>(describe());
-  d->file = file.string();
-  const bool duplicate = std::any_of(plugins_.begin(), plugins_.end(), [&](const auto& p) {
-    return p->kind == d->kind && p->name == d->name;
-  });
-  kept_libraries().push_back(std::move(lib));
-  if (!duplicate) plugins_.push_back(std::move(d));  // earlier search paths win
+const PluginIndex& Registry::index() const {
+  if (!index_) index_.emplace(paths_);
+  return *index_;
 }
 
-void Registry::scan() const {
-  if (scanned_) return;
-  scanned_ = true;
-  for (const auto& dir : paths_) {
-    std::error_code ec;
-    if (fs::is_regular_file(dir, ec)) {
-      load_file(dir);
-      continue;
-    }
-    if (!fs::is_directory(dir, ec)) continue;
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.is_regular_file() && looks_like_plugin(e.path())) files.push_back(e.path());
-    std::sort(files.begin(), files.end());  // deterministic order
-    for (const auto& f : files) load_file(f);
-  }
+const PluginDescriptor* Registry::open(const fs::path& file) const {
+  if (const auto it = opened_.find(file); it != opened_.end()) return it->second;
+  std::string why = misnamed_plugin_file(file);
+  if (why.empty()) why = probe_plugin_file(file);
+  LoadedPlugin loaded = why.empty() ? load_plugin_file(file) : LoadedPlugin{nullptr, why};
+  const PluginDescriptor* d = loaded.descriptor.get();
+  if (d) plugins_.push_back(std::move(loaded.descriptor));
+  else refused_.push_back({file, loaded.refusal});
+  return opened_[file] = d;
 }
 
-const std::vector<Registry::Refused>& Registry::refused() const {
-  scan();
+// The first file named for (kind, name); a warning, once per process, if others have that name.
+const PluginDescriptor* Registry::open_chosen(PluginKind kind, const std::string& name) const {
+  const auto& files = index().files(kind, name);
+  if (files.size() > 1) {
+    std::string all;
+    for (const auto& f : files) all += (all.empty() ? "" : ", ") + f.string();
+    warn_once(std::string("duplicate ") + to_string(kind) + " " + name,
+              std::to_string(files.size()) + " files hold " + to_string(kind) + " plugin '" + name + "': " + all +
+                  "; using " + files.front().string() + " (the first search path wins)");
+  }
+  return open(files.front());
+}
+
+void Registry::open_all() const {
+  for (const auto& f : index().all_files()) open(f);
+}
+
+std::vector<Registry::Refused> Registry::refused() const {
+  std::lock_guard<std::mutex> lock(mutex_);
   return refused_;
 }
 
 std::vector<const PluginDescriptor*> Registry::list(PluginKind kind) const {
-  scan();
+  std::lock_guard<std::mutex> lock(mutex_);
+  open_all();
   std::vector<const PluginDescriptor*> out;
-  for (const auto& p : plugins_)
-    if (p->kind == kind) out.push_back(p.get());
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->name < b->name; });
+  for (const auto& name : index().names(kind))
+    if (const auto* d = open_chosen(kind, name)) out.push_back(d);
   return out;
 }
 
 std::vector<const PluginDescriptor*> Registry::find_any(const std::string& name) const {
-  scan();
+  std::lock_guard<std::mutex> lock(mutex_);
+  open_all();
   std::vector<const PluginDescriptor*> out;
-  for (const auto& p : plugins_)
-    if (p->name == name) out.push_back(p.get());
+  for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Impact, PluginKind::Observer,
+                    PluginKind::Sampler})
+    if (!index().files(kind, name).empty())
+      if (const auto* d = open_chosen(kind, name)) out.push_back(d);
   return out;
 }
 
 const PluginDescriptor& Registry::find(PluginKind kind, const std::string& name, const std::string& where) const {
-  scan();
-  for (const auto& p : plugins_)
-    if (p->kind == kind && p->name == name) return *p;
-  // A refused file whose name matches explains itself.
-  const std::string file_name = std::string("dalembert_") + to_string(kind) + "_" + name + ".so";
-  for (const auto& r : refused_)
-    if (r.file.filename() == file_name)
-      throw InputError(where, std::string(to_string(kind)) + " plugin '" + name + "': " + r.file.string() + " " + r.reason);
-  std::vector<std::string> names;
-  for (const auto* p : list(kind)) names.push_back(p->name);
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto& files = index().files(kind, name);
+  if (files.empty()) throw_not_found(kind, name, where);
+  if (const auto* d = open_chosen(kind, name)) return *d;
+  const auto r = std::find_if(refused_.begin(), refused_.end(), [&](const Refused& x) { return x.file == files.front(); });
+  throw InputError(where, std::string(to_string(kind)) + " plugin '" + name + "': " + r->file.string() + " " + r->reason);
+}
+
+void Registry::throw_not_found(PluginKind kind, const std::string& name, const std::string& where) const {
+  const std::vector<std::string> names = index().names(kind);
   std::string msg = "unknown " + std::string(to_string(kind)) + " plugin '" + name + "'";
   const std::string near = nearest_name(name, names);
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
@@ -156,7 +176,7 @@ Parameters Registry::resolve(PluginKind kind, const std::string& name, const nlo
 std::unique_ptr<System> Registry::make_system(const std::string& name, const nlohmann::json& params,
                                               const std::string& where) const {
   const auto& d = find(PluginKind::System, name, where);
-  auto s = d.make_system(Parameters::resolve(d.params, params, name, where + "/params"));
+  auto s = create<System>(d, d.make_system, params, where);
   s->set_name(name);
   return s;
 }
@@ -164,7 +184,8 @@ std::unique_ptr<System> Registry::make_system(const std::string& name, const nlo
 std::unique_ptr<Integrator> Registry::make_integrator(const std::string& name, const nlohmann::json& params,
                                                       const std::string& where) const {
   const auto& d = find(PluginKind::Integrator, name, where);
-  auto i = d.make_integrator(Parameters::resolve(d.params, params, name, where + "/params"), *this);
+  auto i = create<Integrator>(d, d.make_integrator, params, where,
+                              static_cast<const PluginFactory&>(*this));
   i->set_name(name);
   return i;
 }
@@ -172,19 +193,19 @@ std::unique_ptr<Integrator> Registry::make_integrator(const std::string& name, c
 std::unique_ptr<Observer> Registry::make_observer(const std::string& name, const nlohmann::json& params,
                                                   const std::string& where) const {
   const auto& d = find(PluginKind::Observer, name, where);
-  return d.make_observer(Parameters::resolve(d.params, params, name, where + "/params"));
+  return create<Observer>(d, d.make_observer, params, where);
 }
 
 std::unique_ptr<ImpactMap> Registry::make_impact(const std::string& name, const nlohmann::json& params,
                                                  const std::string& where) const {
   const auto& d = find(PluginKind::Impact, name, where);
-  return d.make_impact(Parameters::resolve(d.params, params, name, where + "/params"));
+  return create<ImpactMap>(d, d.make_impact, params, where);
 }
 
 std::unique_ptr<Sampler> Registry::make_sampler(const std::string& name, const nlohmann::json& params,
                                                const std::string& where) const {
   const auto& d = find(PluginKind::Sampler, name, where);
-  return d.make_sampler(Parameters::resolve(d.params, params, name, where + "/params"));
+  return create<Sampler>(d, d.make_sampler, params, where);
 }
 
 }  // namespace dalembert

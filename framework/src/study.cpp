@@ -239,7 +239,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       std::error_code ec;
       if (!std::filesystem::exists(path, ec))
         p.at(i).fail("no such plugin folder or file" + (relative ? " (looked for " + path.string() + ")" : std::string()));
-      s.plugin_paths.push_back(path.string());
+      s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
     }
   }
   s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}

@@ -10,47 +10,21 @@
 #include <regex>
 #include <sys/wait.h>
 
-#include "temp_dir.hpp"  // tests/
+#include "cli_support.hpp"  // tests/
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using dalembert::test::check_one_line_error;
+using dalembert::test::CliResult;
+using dalembert::test::quote;
+using dalembert::test::run_cli;
+using dalembert::test::StudyCase;
 using dalembert::test::read_text;
 using dalembert::test::TempDir;
 using dalembert::test::write_text;
 
 namespace {
-
-struct CliResult {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-CliResult run_cli(const std::string& args, const fs::path& scratch) {
-  const fs::path out = scratch / "cli.stdout", err = scratch / "cli.stderr";
-  const std::string cmd = quote(DALEMBERT_CLI) + " " + args + " >" + quote(out.string()) + " 2>" + quote(err.string());
-  const int rc = std::system(cmd.c_str());
-  CliResult r;
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  r.out = read_text(out);
-  r.err = read_text(err);
-  return r;
-}
-
-// Non-zero exit; stderr is exactly one line "error: ..." containing every needle.
-void check_one_line_error(const CliResult& r, const std::vector<std::string>& needles) {
-  INFO("stderr: " << r.err);
-  INFO("stdout: " << r.out);
-  CHECK(r.status != 0);
-  CHECK(r.err.rfind("error: ", 0) == 0);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  CHECK((!r.err.empty() && r.err.back() == '\n'));
-  for (const auto& n : needles) {
-    INFO("expected to contain: " << n);
-    CHECK(r.err.find(n) != std::string::npos);
-  }
-}
 
 json dla() {
   return {{"label", "DLA"}, {"plugin", "nonholonomic_newmark"}, {"params", {{"beta", 0}, {"beta_prime", 0}, {"alpha", 0.5}}}};
@@ -68,34 +42,6 @@ json particle_study() {
   j["integrators"] = json::array({dla()});
   return j;
 }
-
-// A study in its own temp folder, run through the CLI into <dir>/out.
-struct StudyCase {
-  TempDir dir;
-  fs::path file, out;
-  explicit StudyCase(const std::string& tag) : dir(tag), file(dir / (tag + ".json")), out(dir / "out") {}
-
-  CliResult run(const json& study, const std::string& extra = "") {
-    write_text(file, study.dump(2));
-    return run_text(extra);
-  }
-  CliResult run_text(const std::string& extra = "") {
-    return run_cli("run " + quote(file.string()) + " --out " + quote(out.string()) + " --quiet --no-plots " + extra,
-                   dir.path());
-  }
-  // Nothing that looks like a result: neither the final folder nor a left-over staging folder.
-  void check_no_result() const {
-    CHECK_FALSE(fs::exists(out));
-    CHECK_FALSE(fs::exists(fs::path(out.string() + ".incomplete")));
-  }
-  // The run started and failed: its partial output is in out.failed with the error.
-  void check_failed_folder(const std::string& needle) const {
-    check_no_result();
-    const fs::path failed = out.string() + ".failed";
-    REQUIRE(fs::exists(failed / "error.txt"));
-    CHECK(read_text(failed / "error.txt").find(needle) != std::string::npos);
-  }
-};
 
 }  // namespace
 
@@ -410,6 +356,7 @@ TEST_CASE("ABI-mismatched plugin: the file and both versions", "[cli]") {
 TEST_CASE("ABI-mismatched plugin is refused by the registry", "[cli]") {
   dalembert::Registry reg;
   reg.add_search_path(DALEMBERT_FIXTURE_ABI_DIR);
+  reg.list(dalembert::PluginKind::Integrator);  // opens every file (find() opens only the one it needs)
   const auto& refused = reg.refused();
   const auto it = std::find_if(refused.begin(), refused.end(), [](const auto& r) {
     return r.file.filename() == "dalembert_integrator_abi_mismatch.so";
@@ -425,6 +372,7 @@ TEST_CASE("ABI-mismatched plugin is refused by the registry", "[cli]") {
 
 TEST_CASE("test fixture plugins are invisible to a normal registry", "[cli]") {
   const dalembert::Registry reg;
+  reg.list(dalembert::PluginKind::Integrator);  // opens every file
   for (const auto& r : reg.refused()) CHECK(r.file.filename() != "dalembert_integrator_abi_mismatch.so");
   for (const auto* p : reg.list(dalembert::PluginKind::Integrator)) CHECK(p->name != "abi_mismatch");
   for (const auto* p : reg.list(dalembert::PluginKind::System)) CHECK(p->name != "blowup");

@@ -1,13 +1,22 @@
 #pragma once
 // Finds, loads and keeps plugins. Search order: paths added with add_search_path() (e.g. named in a
 // study), then DALEMBERT_PLUGIN_PATH (':'-separated), then the plugin folder next to libdalembert
-// (<libdir>/dalembert/plugins: the build tree and the install prefix have the same layout).
-// The first plugin of a given kind and name wins. Loaded libraries stay loaded for the life of the
-// process, so no object a plugin created can outlive its code.
+// (<libdir>/dalembert/plugins: the build tree and the install prefix have the same layout). Relative
+// paths are made absolute against the current folder when they are added.
+//
+// A plugin file is opened only when its plugin is asked for: dalembert_<kind>_<name>.so holds plugin
+// `name` of `kind`, so find() opens that one file and a broken plugin breaks only the studies that
+// use it. list() and find_any() open every file. Before a file is loaded here it is probed in a
+// separate process (probe.hpp), so one whose loading crashes is refused with the reason. The first
+// file of a given kind and name wins (a warning names the others). Loaded libraries stay loaded for
+// the life of the process, so no object a plugin created can outlive its code. Thread-safe.
 #include <dalembert/plugin/descriptor.hpp>
+#include <dalembert/plugin/plugin_index.hpp>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,26 +28,33 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   explicit Registry(bool default_paths = true);
   ~Registry() override;
 
-  /// Adds a folder searched before the defaults. Plugins are (re)scanned on next use.
+  /// Adds a folder (or one plugin file) searched before the others.
   void add_search_path(const std::filesystem::path& dir);
+  /// Absolute, in search order.
   const std::vector<std::filesystem::path>& search_paths() const { return paths_; }
 
-  /// The descriptor of plugin `name` of `kind`. Throws InputError at `where` listing the available
-  /// ones and the nearest match, or naming the ABI-mismatched file that has that name.
+  /// The descriptor of plugin `name` of `kind`, loading its file if need be. Throws InputError at
+  /// `where` listing the available ones and the nearest match, or naming the file that has that name
+  /// and why it was refused.
   const PluginDescriptor& find(PluginKind kind, const std::string& name, const std::string& where) const;
+  /// Every usable plugin of `kind`, by name (opens every file).
   std::vector<const PluginDescriptor*> list(PluginKind kind) const;
+  /// Every usable plugin named `name`, whatever its kind (opens every file).
   std::vector<const PluginDescriptor*> find_any(const std::string& name) const;
 
   struct Refused {
     std::filesystem::path file;
-    std::string reason;
+    std::string reason;  // completes "<file> ..."
   };
-  const std::vector<Refused>& refused() const;
+  /// The files refused so far: after list() or find_any(), every broken file on the search paths.
+  std::vector<Refused> refused() const;
 
   /// The parameters `params` resolved against plugin `name`'s declaration (defaults filled).
   Parameters resolve(PluginKind kind, const std::string& name, const nlohmann::json& params,
                      const std::string& where) const;
 
+  /// New plugin instances. Whatever the factory does wrong (throws something that is not a
+  /// dalembert error, returns null, is missing) becomes a PluginError naming plugin and file.
   std::unique_ptr<System> make_system(const std::string& name, const nlohmann::json& params,
                                       const std::string& where) const;
   std::unique_ptr<Integrator> make_integrator(const std::string& name, const nlohmann::json& params,
@@ -54,10 +70,17 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   static std::filesystem::path bundled_plugin_dir();
 
  private:
-  void scan() const;
-  void load_file(const std::filesystem::path& file) const;
+  // Each with mutex_ held.
+  const PluginIndex& index() const;
+  const PluginDescriptor* open(const std::filesystem::path& file) const;
+  const PluginDescriptor* open_chosen(PluginKind kind, const std::string& name) const;
+  void open_all() const;
+  [[noreturn]] void throw_not_found(PluginKind kind, const std::string& name, const std::string& where) const;
+
   std::vector<std::filesystem::path> paths_;
-  mutable bool scanned_ = false;
+  mutable std::mutex mutex_;
+  mutable std::optional<PluginIndex> index_;
+  mutable std::map<std::filesystem::path, const PluginDescriptor*> opened_;  // null: refused
   mutable std::vector<std::unique_ptr<PluginDescriptor>> plugins_;
   mutable std::vector<Refused> refused_;
 };

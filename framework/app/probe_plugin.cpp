@@ -1,0 +1,10 @@
+// dalembert-probe-plugin FILE: loads one plugin file in a process of its own and reports the verdict
+// on file descriptor 3 (see dalembert/plugin/probe.hpp). If the plugin crashes, only this process dies.
+#include <cstdlib>
+#include <dalembert/plugin/probe.hpp>
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  // _Exit: the verdict is written; the plugin's static destructors are not under test.
+  std::_Exit(dalembert::probe_plugin_main(argv[1], 3));
+}
