@@ -42,6 +42,19 @@ std::vector<double> step_sizes(const Study& s, std::size_t i) {
   return {s.integrators[i].h != 0.0 ? s.integrators[i].h : s.h.at(0)};
 }
 
+// Steps of the underlying methods one step of an integrator makes: a composition's stages (which
+// may be compositions themselves) each make one, so nested compositions multiply the work.
+double substeps(const nlohmann::json& params) {
+  if (!params.is_object()) return 1.0;
+  if (params.contains("triple_jump") && params["triple_jump"].is_object())
+    return 3.0 * substeps(params["triple_jump"].value("params", nlohmann::json::object()));
+  if (!params.contains("stages") || !params["stages"].is_array() || params["stages"].empty()) return 1.0;
+  double n = 0;
+  for (const auto& stage : params["stages"])
+    n += stage.is_object() ? substeps(stage.value("params", nlohmann::json::object())) : 1.0;
+  return n;
+}
+
 }  // namespace
 
 Workload& Workload::operator+=(const Workload& o) {
@@ -87,7 +100,7 @@ Workload workload(const Study& s) {
     for (double h : step_sizes(s, i)) {
       const double steps = steps_of(s.T, h), records = std::ceil(steps / static_cast<double>(s.record_every));
       w.tasks += members;
-      w.total_steps += members * steps;
+      w.total_steps += members * steps * substeps(s.integrators[i].params);  // composition stages count
       if (s.kind == "convergence") w.rows += 1;  // one row of the error table per task
       else w.rows += (ensemble ? (s.ensemble.write_members ? members : 0.0) + 1.0 : 1.0) * records;
     }

@@ -121,6 +121,14 @@ TEST_CASE("limits: each refused with its estimate, its limit and the override, w
     j["limits"]["tasks"] = 2e6;
     CHECK(error_of(j).empty());
   }
+  SECTION("composition stages count in the steps in all") {
+    json j = particle_study();
+    j["integrators"][0]["params"] = {{"stages", json::array()}};
+    for (int i = 0; i < 5000; ++i) j["integrators"][0]["params"]["stages"].push_back({{"integrator", "rk4"}, {"fraction", 2e-4}});
+    j["T"] = 4e5;
+    j["record_every"] = 1000;
+    CHECK_THAT(error_of(j), Contains("2e10 steps in all exceed the limit of 1e10 steps in all"));
+  }
   SECTION("output rows, with the size in MB") {
     json j = particle_study();
     j["integrators"].push_back({{"label", "RK4"}, {"plugin", "rk4"}});
