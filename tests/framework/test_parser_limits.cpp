@@ -167,7 +167,7 @@ TEST_CASE("limits: each refused with its estimate, its limit and the override, w
   }
 }
 
-TEST_CASE("sweeps: pointers name existing elements; every cell is checked at load", "[parser]") {
+TEST_CASE("sweeps: pointers name existing elements and every cell is checked at load", "[parser]") {
   json j = sweep_study();
   CHECK(error_of(j).empty());
   j["sweep"]["axes"][0]["set"] = {"/integrators/100000000/params/beta"};
