@@ -2,32 +2,9 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <dalembert/study/json_input.hpp>
-#include <fstream>
-#include <sstream>
+#include <algorithm>
 
 namespace dalembert {
-
-nlohmann::json parse_json_file(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file, "cannot open the file for reading");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // Turn the byte offset into a line and column.
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
-    }
-    std::string what = e.what();
-    const auto p = what.find("syntax error");
-    throw InputError(file + ": line " + std::to_string(line) + ", column " + std::to_string(col),
-                     "malformed JSON: " + (p == std::string::npos ? what : what.substr(p)));
-  }
-}
 
 JsonCursor::JsonCursor(const nlohmann::json& j, std::string file, std::string path)
     : j_(&j), file_(std::move(file)), path_(std::move(path)) {}
@@ -48,8 +25,8 @@ bool JsonCursor::has(const std::string& key) const { return j_->is_object() && j
 
 JsonCursor JsonCursor::operator[](const std::string& key) const {
   expect_object();
-  if (!j_->contains(key)) throw InputError(where(), "missing required key \"" + key + "\"");
-  return JsonCursor(j_->at(key), file_, path_ + "/" + key);
+  if (!j_->contains(key)) throw InputError(where(), "missing required key " + nlohmann::json(key).dump());
+  return JsonCursor(j_->at(key), file_, path_ + "/" + json_pointer_token(key));
 }
 
 JsonCursor JsonCursor::at(std::size_t i) const {
@@ -100,12 +77,12 @@ void JsonCursor::allow_keys(const std::vector<std::string>& allowed) const {
   expect_object();
   for (const auto& [k, v] : j_->items()) {
     if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
-    std::string msg = "unknown key \"" + k + "\"";
+    std::string msg = "unknown key " + nlohmann::json(k).dump();
     const std::string near = nearest_name(k, allowed);
     if (!near.empty()) msg += " (did you mean \"" + near + "\"?)";
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw InputError(file_ + ": " + path_ + "/" + k, msg + "; allowed here: " + list);
+    throw InputError(file_ + ": " + path_ + "/" + json_pointer_token(k), msg + "; allowed here: " + list);
   }
 }
 

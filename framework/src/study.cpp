@@ -2,6 +2,8 @@
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/json_input.hpp>
+#include <dalembert/study/limits.hpp>
+#include <dalembert/study/names.hpp>
 #include <dalembert/study/study.hpp>
 #include <filesystem>
 #include <sstream>
@@ -10,18 +12,25 @@ namespace dalembert {
 
 namespace {
 
+// A string that names a file, a CSV cell or a column: see is_safe_name.
+std::string safe_name(const JsonCursor& c, const std::string& what) {
+  std::string name = c.string();
+  if (!is_safe_name(name)) c.fail(safe_name_rule(what));
+  return name;
+}
+
 PluginUse parse_plugin(const JsonCursor& c, std::vector<std::string> extra_keys) {
   std::vector<std::string> keys = {"plugin", "params"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   if (c.json().is_string()) {  // shorthand: "rk4"
     PluginUse u;
-    u.plugin = c.string();
+    u.plugin = safe_name(c, "plugin name");
     u.where = c.where();
     return u;
   }
   c.allow_keys(keys);
   PluginUse u;
-  u.plugin = c["plugin"].string();
+  u.plugin = safe_name(c["plugin"], "plugin name");
   if (c.has("params")) {
     if (!c["params"].json().is_object()) c["params"].fail("expected a JSON object of parameters");
     u.params = c["params"].json();
@@ -43,7 +52,7 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
     fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
                    "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset", "fit", "times",
                    "radius", "wall_x"});
-    (void)fi["name"].string();
+    (void)safe_name(fi["name"], "figure name");
     const std::string type = fi["type"].string();
     if (std::find(types.begin(), types.end(), type) == types.end()) {
       std::string list;
@@ -58,9 +67,11 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
 
 long steps_for(double T, double h, const std::string& where) {
   const double n = T / std::abs(h);
+  const auto num = [](double x) { return nlohmann::json(x).dump(); };  // shortest round-trip form
+  // Beyond 2^62 steps lround overflows; check_steps refuses far less long before (this is for code).
+  if (!(n < 4.6e18)) throw InputError(where, "T/h = " + num(n) + " steps cannot be counted");
   const long steps = std::lround(n);
   if (steps < 1 || std::abs(n - static_cast<double>(steps)) > 1e-9 * std::max(1.0, n)) {
-    const auto num = [](double x) { return nlohmann::json(x).dump(); };  // shortest round-trip form
     throw InputError(where, "T = " + num(T) + " is not a whole number of steps of h = " + num(h) + " (T/h = " + num(n) + ")");
   }
   return steps;
@@ -68,64 +79,137 @@ long steps_for(double T, double h, const std::string& where) {
 
 Study load_study(const std::string& file) { return parse_study(parse_json_file(file), file); }
 
+namespace {
+
+// The study name: its "name", or else the file's stem (the same rule applies; the error names the file).
+std::string study_name(const JsonCursor& root, const std::string& file) {
+  if (root.has("name")) return safe_name(root["name"], "study name");
+  const std::string stem = std::filesystem::path(file.empty() ? "study" : file).stem().string();
+  if (!is_safe_name(stem))
+    throw InputError(file, "the study has no \"name\", so its file name gives it, but " + nlohmann::json(stem).dump() +
+                               " is not a valid name: " + safe_name_rule("study name"));
+  return stem;
+}
+
+// A sweep pointer must name an existing place of the base study: its parent exists and, in an
+// array, so does the element (a sweep never grows an array); in an object a new key is fine, so an
+// axis can set a parameter the study leaves at its default.
+void check_sweep_pointer(const JsonCursor& at, const nlohmann::json& base) {
+  const nlohmann::json::json_pointer ptr(at.string());
+  const auto parent = ptr.parent_pointer();
+  if (!base.contains(parent)) at.fail("the study has no " + printable(parent.to_string()) + " for the sweep to set");
+  const nlohmann::json& container = base.at(parent);
+  const std::string& last = ptr.back();
+  if (container.is_object()) return;
+  if (!container.is_array()) at.fail(printable(parent.to_string()) + " is not an object or an array");
+  const bool index = !last.empty() && last.size() < 10 && last.find_first_not_of("0123456789") == std::string::npos &&
+                     (last == "0" || last[0] != '0');
+  if (!index || std::stoul(last) >= container.size())
+    at.fail("the sweep may only set existing elements of an array: " + printable(parent.to_string()) + " has " +
+            std::to_string(container.size()) + " elements");
+}
+
+SweepAxis parse_axis(const JsonCursor& a, const nlohmann::json& base) {
+  a.allow_keys({"name", "set", "values"});
+  SweepAxis axis;
+  axis.name = safe_name(a["name"], "sweep axis name");
+  const JsonCursor set = a["set"];
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    axis.set.push_back(set.at(k).string());
+    if (axis.set.back().empty() || axis.set.back()[0] != '/') set.at(k).fail("a JSON pointer starts with '/'");
+    try {
+      (void)nlohmann::json::json_pointer(axis.set.back());
+    } catch (const std::exception& e) {
+      set.at(k).fail(std::string("not a JSON pointer: ") + e.what());
+    }
+    check_sweep_pointer(set.at(k), base);
+  }
+  if (axis.set.empty()) set.fail("an axis sets at least one value");
+  axis.values = a["values"].numbers();
+  if (axis.values.empty()) a["values"].fail("an axis needs at least one value");
+  return axis;
+}
+
+// The axis values of cell i, first axis slowest (the order run_sweep numbers the cells in).
+std::vector<double> cell_values(const std::vector<SweepAxis>& axes, std::size_t i) {
+  std::vector<double> v(axes.size());
+  for (std::size_t a = axes.size(); a-- > 0;) {
+    v[a] = axes[a].values[i % axes[a].values.size()];
+    i /= axes[a].values.size();
+  }
+  return v;
+}
+
+std::string cell_label(const std::vector<SweepAxis>& axes, const std::vector<double>& values, std::size_t i, std::size_t n) {
+  std::string s = "sweep cell " + std::to_string(i) + " of " + std::to_string(n) + ":";
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    s += (a ? ", " : " ") + axes[a].name + " = " + nlohmann::json(values[a]).dump();
+  return s;
+}
+
+// A sweep: its block, then every cell parsed as the study it will run (base + axis values), so a
+// bad cell is refused before anything runs; the first cell stands for the base study.
+Study parse_sweep(const JsonCursor& root, const std::string& file, const std::string& name, const Limits& limits) {
+  const JsonCursor sw = root["sweep"];
+  sw.allow_keys({"of", "axes"});
+  SweepSpec spec;
+  spec.of = sw["of"].string();
+  if (spec.of != "trajectory" && spec.of != "convergence") sw["of"].fail("a sweep is a grid of \"trajectory\" or \"convergence\" runs");
+  nlohmann::json base = root.json();
+  base.erase("sweep");
+  base.erase("figures");  // the sweep's figures, checked below
+  base["kind"] = spec.of;
+  const JsonCursor axes = sw["axes"];
+  if (axes.size() == 0 || axes.size() > 2) axes.fail("a sweep has one or two axes");
+  double cells = 1;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    spec.axes.push_back(parse_axis(axes.at(i), base));
+    cells *= static_cast<double>(spec.axes.back().values.size());
+  }
+  check_cells(axes, cells, limits);
+  const auto n = static_cast<std::size_t>(cells);
+  Study first;
+  Workload all;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto values = cell_values(spec.axes, i);
+    nlohmann::json cell = base;
+    for (std::size_t a = 0; a < spec.axes.size(); ++a)
+      for (const auto& ptr : spec.axes[a].set) cell[nlohmann::json::json_pointer(ptr)] = values[a];
+    try {
+      Study cs = parse_study(cell, file);
+      all += workload(cs);
+      if (i == 0) first = std::move(cs);
+    } catch (const InputError& e) {
+      throw InputError("", std::string(e.what()) + " (in " + cell_label(spec.axes, values, i, n) + ")");
+    }
+  }
+  check_workload(root, all, limits, " over " + std::to_string(n) + " sweep cells");
+  first.name = name;
+  first.kind = "sweep";
+  first.sweep = spec;
+  first.raw = root.json();
+  first.figures = parse_figures(root, {"sweep", "heatmap"});
+  return first;
+}
+
+}  // namespace
+
 Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
                    "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
-                   "impact_map", "ensemble", "sweep"});
+                   "impact_map", "ensemble", "sweep", "limits"});
   Study s;
   s.file = file;
   s.raw = j;
-  s.name = root.has("name") ? root["name"].string()
-                            : std::filesystem::path(file.empty() ? "study" : file).stem().string();
-  if (s.name.empty() || s.name.find('/') != std::string::npos) root["name"].fail("a study name must be non-empty and contain no '/'");
+  s.limits = parse_limits(root);
+  check_array_sizes(root, s.limits);
+  s.name = study_name(root, file);
   s.description = root.has("description") ? root["description"].string() : "";
   s.kind = root["kind"].string();
   if (s.kind != "trajectory" && s.kind != "convergence" && s.kind != "ensemble" && s.kind != "sweep")
     root["kind"].fail("unknown study kind: use trajectory, convergence, ensemble or sweep");
-  if (s.kind == "sweep") {
-    // A sweep is checked cell by cell when it runs; here its own block and the base study.
-    const JsonCursor sw = root["sweep"];
-    sw.allow_keys({"of", "axes"});
-    s.sweep.of = sw["of"].string();
-    if (s.sweep.of != "trajectory" && s.sweep.of != "convergence")
-      sw["of"].fail("a sweep is a grid of \"trajectory\" or \"convergence\" runs");
-    const JsonCursor axes = sw["axes"];
-    if (axes.size() == 0 || axes.size() > 2) axes.fail("a sweep has one or two axes");
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      const JsonCursor a = axes.at(i);
-      a.allow_keys({"name", "set", "values"});
-      SweepAxis axis;
-      axis.name = a["name"].string();
-      const JsonCursor set = a["set"];
-      for (std::size_t k = 0; k < set.size(); ++k) {
-        axis.set.push_back(set.at(k).string());
-        if (axis.set.back().empty() || axis.set.back()[0] != '/') set.at(k).fail("a JSON pointer starts with '/'");
-        try {
-          (void)nlohmann::json::json_pointer(axis.set.back());
-        } catch (const std::exception& e) {
-          set.at(k).fail(std::string("not a JSON pointer: ") + e.what());
-        }
-      }
-      if (axis.set.empty()) set.fail("an axis sets at least one value");
-      axis.values = a["values"].numbers();
-      if (axis.values.empty()) a["values"].fail("an axis needs at least one value");
-      s.sweep.axes.push_back(axis);
-    }
-    nlohmann::json base = j;
-    base.erase("sweep");
-    base.erase("figures");  // the sweep's figures, checked below
-    base["kind"] = s.sweep.of;
-    // Check the base study now, with the first value of every axis, so errors show before running.
-    for (const auto& axis : s.sweep.axes)
-      for (const auto& ptr : axis.set) base[nlohmann::json::json_pointer(ptr)] = axis.values.front();
-    Study first = parse_study(base, file);
-    first.kind = "sweep";
-    first.sweep = s.sweep;
-    first.raw = j;
-    first.figures = parse_figures(root, {"sweep", "heatmap"});
-    return first;
-  }
+  if (s.kind == "sweep") return parse_sweep(root, file, s.name, s.limits);
 
   s.system = parse_plugin(root["system"], {});
   if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
@@ -143,9 +227,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   for (std::size_t i = 0; i < ints.size(); ++i) {
     const JsonCursor c = ints.at(i);
     PluginUse u = parse_plugin(c, {"label", "h"});
-    u.label = c.json().is_object() && c.has("label") ? c["label"].string() : u.plugin;
-    if (u.label.empty() || u.label.find_first_of("/\\ ") != std::string::npos)
-      (c.has("label") ? c["label"] : c).fail("an integrator label must be non-empty, without spaces or slashes");
+    u.label = c.json().is_object() && c.has("label") ? safe_name(c["label"], "label") : u.plugin;
     if (c.json().is_object() && c.has("h")) {
       if (s.kind == "convergence") c["h"].fail("a per-integrator h is not allowed in convergence studies");
       u.h = c["h"].number();
@@ -176,6 +258,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     e.allow_keys({"size", "seed", "sampler", "quantiles", "write_members"});
     s.ensemble.size = e["size"].integer();
     if (s.ensemble.size < 1) e["size"].fail("an ensemble needs at least one member");
+    check_members(e["size"], static_cast<double>(s.ensemble.size), s.limits);
     const long seed = e["seed"].integer();
     if (seed < 0) e["seed"].fail("the seed must be a non-negative integer");
     s.ensemble.seed = static_cast<std::uint64_t>(seed);
@@ -203,10 +286,14 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     const JsonCursor hi = s.kind != "convergence" ? h : h.at(i);
     if (s.h[i] == 0.0) hi.fail("h must not be zero");
     if (s.kind == "convergence" && s.h[i] < 0.0) hi.fail("convergence step sizes must be positive");
+    check_steps(root["T"], s.T, s.h[i], s.limits);
     steps_for(s.T, s.h[i], hi.where());
   }
   for (std::size_t i = 0; i < s.integrators.size(); ++i)
-    if (s.integrators[i].h != 0.0) steps_for(s.T, s.integrators[i].h, ints.at(i)["h"].where());
+    if (s.integrators[i].h != 0.0) {
+      check_steps(root["T"], s.T, s.integrators[i].h, s.limits);
+      steps_for(s.T, s.integrators[i].h, ints.at(i)["h"].where());
+    }
 
   if (root.has("record_every")) {
     s.record_every = root["record_every"].integer();
@@ -224,6 +311,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       s.reference.run = parse_plugin(r, {"h"});
       s.reference.run.label = "reference";
       s.reference.run.h = r["h"].finite_positive();
+      check_steps(root["T"], s.T, s.reference.run.h, s.limits);
       steps_for(s.T, s.reference.run.h, r["h"].where());
     }
   }
@@ -245,6 +333,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
                                   : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
                                                             : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"});
+  check_workload(root, workload(s), s.limits);
   return s;
 }
 

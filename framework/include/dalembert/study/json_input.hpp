@@ -7,8 +7,25 @@
 
 namespace dalembert {
 
-/// Parses a JSON file; a syntax error is an InputError "FILE: line L, column C: malformed JSON: ...".
+/// Study files are small (the largest shipped one is 13 kB); a limit keeps a stray multi-gigabyte
+/// file (or /dev/zero) from being read into memory: 16 MiB bounds the parsed value to a few
+/// hundred MB even for the densest text ("[0,0,0,...").
+inline constexpr std::size_t kJsonMaxBytes = std::size_t{16} << 20;
+/// Studies nest about 6 levels; copying, dumping or destroying a json value recurses, so deeper
+/// documents are refused while they are parsed, before any deep value exists.
+inline constexpr std::size_t kJsonMaxDepth = 64;
+
+/// Parses JSON text strictly: at most kJsonMaxBytes, nesting at most kJsonMaxDepth, no duplicate
+/// key in an object, no number beyond a double. Every refusal is an InputError
+/// "SOURCE: line L, column C[: /json/path]: message" (e.g. "malformed JSON: ...").
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+/// Reads a file (at most kJsonMaxBytes) and parses it with parse_json_text.
 nlohmann::json parse_json_file(const std::string& file);
+
+/// `s` with control characters escaped (\u000a), so a message stays on one line.
+std::string printable(const std::string& s);
+/// An object key as a JSON-pointer token ("~" -> "~0", "/" -> "~1"), printable.
+std::string json_pointer_token(const std::string& key);
 
 /// A JSON value together with where it came from.
 class BOOST_SYMBOL_VISIBLE JsonCursor {

@@ -4,6 +4,7 @@
 // typed struct; every field remembers where it came from for error messages.
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
+#include <dalembert/study/limits.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdint>
 #include <optional>
@@ -74,11 +75,12 @@ struct Study {
   EnsembleSpec ensemble;  // kind == "ensemble"
   SweepSpec sweep;        // kind == "sweep"
   nlohmann::json figures = nlohmann::json::array();
+  Limits limits;       // the study's "limits" over the defaults
   nlohmann::json raw;  // the file as read
   std::string where(const std::string& json_path) const { return file + ": " + json_path; }
 };
 
-/// Reads and checks a study file (syntax, keys, types, values).
+/// Reads and checks a study file (syntax, keys, types, values, names, limits; a sweep: every cell).
 Study load_study(const std::string& file);
 /// Checks a parsed study; `file` names it in errors.
 Study parse_study(const nlohmann::json& j, const std::string& file);

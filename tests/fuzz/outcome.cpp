@@ -1,0 +1,87 @@
+#include "outcome.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace dalembert::fuzz {
+
+namespace {
+
+std::size_t fields(const std::string& line) { return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1; }
+
+// Every row has as many fields as the header ("" if so, else the defect).
+std::string check_csv(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string header, line;
+  if (!std::getline(in, header)) return "empty CSV";
+  while (std::getline(in, line))
+    if (fields(line) != fields(header)) return "CSV row with a different number of fields than its header";
+  return "";
+}
+
+// A run folder: manifest.json parses, every file it lists exists (sweeps: every ok cell is a
+// valid folder too), every CSV is rectangular.
+std::string check_folder(const fs::path& out) {
+  if (!fs::is_directory(out)) return "no output folder";
+  if (fs::exists(out.string() + ".incomplete")) return "staging folder left behind";
+  nlohmann::json m;
+  try {
+    std::ifstream in(out / "manifest.json");
+    if (!in) return "no manifest.json";
+    m = nlohmann::json::parse(in);
+  } catch (const std::exception&) {
+    return "manifest.json does not parse";
+  }
+  if (m.contains("files"))
+    for (const auto& f : m["files"])
+      if (!f.contains("path") || !fs::exists(out / f["path"].get<std::string>())) return "listed file missing";
+  if (m.contains("cells"))
+    for (const auto& c : m["cells"])
+      if (c.value("ok", false)) {
+        const std::string e = check_folder(out / c["folder"].get<std::string>());
+        if (!e.empty()) return "sweep cell: " + e;
+      }
+  for (const auto& e : fs::recursive_directory_iterator(out))
+    if (e.path().extension() == ".csv") {
+      const std::string bad = check_csv(e.path());
+      if (!bad.empty()) return bad;
+    }
+  return "";
+}
+
+bool one_error_line(const std::string& err) {
+  return err.rfind("error: ", 0) == 0 && std::count(err.begin(), err.end(), '\n') == 1 && err.back() == '\n';
+}
+
+// A file created, changed or deleted in the sandbox outside OUT, OUT.failed and OUT.incomplete.
+std::string stray_change(const fs::path& out, const Snapshot& before, const Snapshot& after) {
+  const std::string o = out.filename().string();
+  const auto allowed = [&](const std::string& rel) {
+    const std::string top = rel.substr(0, rel.find('/'));
+    return top == o || top == o + ".failed" || top == o + ".incomplete";
+  };
+  for (const auto& [path, stamp] : after)
+    if (!allowed(path) && (!before.contains(path) || before.at(path) != stamp)) return path;
+  for (const auto& [path, stamp] : before)
+    if (!allowed(path) && !after.contains(path)) return path;
+  return "";
+}
+
+}  // namespace
+
+std::string classify(const ProcessResult& r, const fs::path& out, const Snapshot& before, const Snapshot& after) {
+  if (r.hung) return "hang";
+  if (r.signal != 0) return "signal " + std::to_string(r.signal);
+  if (!stray_change(out, before, after).empty()) return "file changed outside the output folder";
+  if (r.exit_code != 0) return one_error_line(r.err) ? "error" : "exit != 0 without a one-line error";
+  const std::string bad = check_folder(out);
+  return bad.empty() ? "ok" : "exit 0: " + bad;
+}
+
+bool is_defect(const std::string& outcome) { return outcome != "ok" && outcome != "error"; }
+
+}  // namespace dalembert::fuzz
