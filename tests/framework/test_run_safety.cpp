@@ -196,7 +196,7 @@ TEST_CASE("a lock file dalembert did not write is never taken over", "[safety]")
   CHECK(read_text(s.dir / "res.lock") == "my own notes\n");
 }
 
-TEST_CASE("shell metacharacters in paths are never executed; figures are still drawn", "[safety]") {
+TEST_CASE("shell metacharacters in paths are never executed, and figures are still drawn", "[safety]") {
   Sandbox s;
   json j = particle_study("quoted");
   j["observers"] = {"energy_error"};
