@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/math/se2.hpp>
 
@@ -143,7 +144,7 @@ void QuasiVelocityField::bind(const LieGroupModel& model) {
   E_.resize(3, k_ - nr_);
   for (Mat* m : {&B_, &Bp_, &Bm_, &MB_}) m->resize(n_, k_);
   BMB_.resize(k_, k_);
-  llt_ = Eigen::LLT<Mat>(k_);
+  size_llt(llt_, k_);
   for (Vec* v : {&v_, &qp_, &f_, &tmp_}) v->resize(n_);
   tk_.resize(k_);
   fr_.resize(nr_);

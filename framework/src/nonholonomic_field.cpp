@@ -1,4 +1,5 @@
 #include <dalembert/core/errors.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 
 namespace dalembert {
@@ -30,8 +31,8 @@ void NonholonomicVectorField::bind(const ConstrainedLagrangian& model) {
   A_.resize(r_, n_);
   MinvAt_.resize(n_, r_);
   C_.resize(r_, r_);
-  mass_llt_ = Eigen::LLT<Mat>(n_);
-  c_llt_ = Eigen::LLT<Mat>(r_);
+  size_llt(mass_llt_, n_);
+  size_llt(c_llt_, r_);
   f_.resize(n_);
   tmp_.resize(n_);
   c_.resize(r_);

@@ -1,20 +1,9 @@
-// The integrator contract (DESIGN §2): no heap allocation inside step(). Counted by interposing
-// malloc in this executable (the plugins' and Eigen's calls resolve to it), for gni, rdp, rk2.
-#include <atomic>
+// The integrator contract (DESIGN §2): no heap allocation inside step(), for gni, rdp, rk2. Counted
+// by tests/allocation_counter.hpp.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 
+#include "allocation_counter.hpp"
 #include "lie_support.hpp"
-
-extern "C" void* __libc_malloc(std::size_t);
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
-}  // namespace
-extern "C" void* malloc(std::size_t n) {
-  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(n);
-}
 
 using namespace dalembert;
 

@@ -1,107 +1,20 @@
 // The integrator contract (DESIGN §2, core/integrator.hpp): no heap allocation inside step() once
 // bind() (and start() and a first step) have run. Issue 4 item 3.
 //
-// Counting: this executable replaces the global operator new/delete (C++ allocations) and
-// interposes malloc/calloc/realloc/aligned_alloc/posix_memalign (Eigen's dynamic-size storage uses
-// std::malloc, and the plugins' and libdalembert's calls resolve to the executable's symbols).
-// Counting is enabled only inside a scope around step() calls.
+// Counting: tests/allocation_counter.hpp (interposed malloc and operator new, or the sanitizer's
+// allocation hook). Counting is enabled only inside a scope around step() calls.
 //
 // Every shipped integrator is covered on a system it accepts. Integrators being written
 // concurrently may not be built yet: those are skipped with a WARN naming them (the core ones —
 // rk4, nonholonomic_newmark, composition — must be there).
-#include <atomic>
 #include <catch2/catch.hpp>
-#include <execinfo.h>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <numbers>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
+#include "allocation_counter.hpp"
 #include "support.hpp"
-
-extern "C" void* __libc_malloc(std::size_t);
-extern "C" void* __libc_calloc(std::size_t, std::size_t);
-extern "C" void* __libc_realloc(void*, std::size_t);
-extern "C" void* __libc_memalign(std::size_t, std::size_t);
-extern "C" void __libc_free(void*);
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
-// DALEMBERT_ALLOC_TRACE=N prints the call stack of the first N counted allocations (stderr), to find
-// the call site (addresses in plugins: addr2line -e PLUGIN.so -f -C OFFSET).
-thread_local bool in_trace = false;
-long trace_budget() {
-  static const long n = [] {
-    const char* e = std::getenv("DALEMBERT_ALLOC_TRACE");
-    return e ? std::atol(e) : 0L;
-  }();
-  return n;
-}
-std::atomic<long> traced{0};
-inline void count() {
-  if (!counting.load(std::memory_order_relaxed)) return;
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (!in_trace && traced.load() < trace_budget()) {
-    in_trace = true;
-    ++traced;
-    void* frames[32];
-    const int k = backtrace(frames, 32);
-    backtrace_symbols_fd(frames, k, 2);
-    static const char sep[] = "----\n";
-    (void)!write(2, sep, sizeof sep - 1);
-    in_trace = false;
-  }
-}
-}  // namespace
-
-extern "C" void* malloc(std::size_t n) {
-  count();
-  return __libc_malloc(n);
-}
-extern "C" void* calloc(std::size_t n, std::size_t m) {
-  count();
-  return __libc_calloc(n, m);
-}
-extern "C" void* realloc(void* p, std::size_t n) {
-  count();
-  return __libc_realloc(p, n);
-}
-extern "C" void* aligned_alloc(std::size_t a, std::size_t n) {
-  count();
-  return __libc_memalign(a, n);
-}
-extern "C" int posix_memalign(void** p, std::size_t a, std::size_t n) {
-  count();
-  *p = __libc_memalign(a, n);
-  return *p ? 0 : ENOMEM;
-}
-
-// Global operator new/delete of this executable (only here): counted, then malloc'd without
-// counting twice.
-void* operator new(std::size_t n) {
-  count();
-  if (void* p = __libc_malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return ::operator new(n); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  count();
-  if (void* p = __libc_memalign(static_cast<std::size_t>(a), n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n, std::align_val_t a) { return ::operator new(n, a); }
-void operator delete(void* p) noexcept { __libc_free(p); }
-void operator delete[](void* p) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { __libc_free(p); }
 
 using namespace dalembert;
 using nlohmann::json;

@@ -13,6 +13,7 @@
 // After each step the round-off drift of A(q)v is removed (parameter project, default true).
 #include <cmath>
 #include <dalembert/math/exact_discrete.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -41,7 +42,7 @@ class ExactDiscreteFlow final : public Integrator {
     C_.resize(r_, r_);
     phi_.resize(r_);
     mult_.resize(r_);
-    C_llt_ = Eigen::LLT<Mat>(r_);
+    size_llt(C_llt_, r_);
     Minv_ = flow_.mass().inverse();  // constant mass (checked by ForcedFlow::bind)
     names_ = {"discrete_energy", "discrete_constraint_residual"};
     values_.assign(names_.size(), 0.0);

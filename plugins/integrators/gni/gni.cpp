@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/math/se2.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -46,7 +47,7 @@ class GNI final : public Integrator {
     B_.resize(n_, k_);
     MB_.resize(n_, k_);
     BMB_.resize(k_, k_);
-    llt_ = Eigen::LLT<Mat>(k_);
+    size_llt(llt_, k_);
     for (Vec* v : {&w_, &wnew_, &qnew_, &vnew_, &f_, &tmp_, &tmp2_, &q_mem_, &qddot0_, &q_start_, &v_start_}) v->resize(n_);
     tk_.resize(k_);
     fr_.resize(nr_);

@@ -17,6 +17,7 @@
 #include <Eigen/LU>
 #include <cmath>
 #include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/math/se2.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <limits>
@@ -56,7 +57,7 @@ class RDP final : public Integrator {
     MB_.resize(n_, k_);
     BMB_.resize(k_, k_);
     J_.resize(k_, k_);
-    llt_ = Eigen::LLT<Mat>(k_);
+    size_llt(llt_, k_);
     lu_ = Eigen::PartialPivLU<Mat>(k_);
     for (Vec* v : {&x_, &xtry_, &dx_, &R_, &Rp_, &Rm_, &tk_}) v->resize(k_);
     for (Vec* v : {&z_, &pz_, &pnode_, &f_, &znode_, &qnew_, &vnew_, &q_mem_}) v->resize(n_);

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <string>
 #include <vector>
@@ -125,7 +126,7 @@ class DiscreteNonholonomicMechanics {
     B_.resize(n_, n_ - r_);
     MB_.resize(n_, n_ - r_);
     S_.resize(n_ - r_, n_ - r_);
-    S_llt_ = Eigen::LLT<Mat>(n_ - r_);
+    size_llt(S_llt_, n_ - r_);
     qc_.resize(n_);
     v_.resize(n_);
     g_.resize(n_);

@@ -24,6 +24,7 @@
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/model_access.hpp>
 #include <dalembert/math/newmark_parameters.hpp>
 
@@ -61,7 +62,7 @@ class NewmarkEquations {
     for (MatNR* m : {&Bk_, &BQ_}) m->resize(n_, r_);
     for (MatN* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
     C_.resize(r_, r_);
-    if constexpr (R == Eigen::Dynamic) c_llt_ = Eigen::LLT<MatR>(r_);
+    if constexpr (R == Eigen::Dynamic) size_llt(c_llt_, r_);
   }
 
   void set_parameters(const NewmarkParameters& p) { p_ = p; }
