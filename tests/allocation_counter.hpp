@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <execinfo.h>
+#include <mm_malloc.h>  // declares posix_memalign (throw()) before the definition below, as Eigen would
 #include <new>
 #include <unistd.h>
 

@@ -395,6 +395,9 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     note_plugin(PluginKind::System, st.system.plugin);
     for (const auto& u : st.integrators) note_plugin(PluginKind::Integrator, u.plugin);
     for (const auto& u : st.observers) note_plugin(PluginKind::Observer, u.plugin);
+    if (st.kind == "ensemble") note_plugin(PluginKind::Sampler, st.ensemble.sampler.plugin);
+    if (st.impact_map) note_plugin(PluginKind::Impact, st.impact_map->plugin);
+    if (st.kind == "convergence" && !st.reference.exact) note_plugin(PluginKind::Integrator, st.reference.run.plugin);
     manifest["plugins"] = plugins;
     if (!non_finite.empty()) manifest["non_finite_summaries"] = non_finite;
 

@@ -161,7 +161,6 @@ StudyPlan plan_study(const Study& st) {
   plan.registry = std::make_unique<Registry>();
   for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) plan.registry->add_search_path(*it);
   const Registry& reg = *plan.registry;
-  reg.refused();  // scan once, before tasks use the registry from several threads
 
   const json sys_params = reg.resolve(PluginKind::System, st.system.plugin, st.system.params, st.system.where).to_json();
   plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);

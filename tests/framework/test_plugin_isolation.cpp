@@ -87,12 +87,11 @@ TEST_CASE("isolation: a static initialiser that raises SIGSEGV", "[cli][plugins]
   check_study_fails("segfault", {"integrator plugin 'segfault'", "crashed with SIGSEGV while loading"});
 }
 
-// The runner (framework/src/runner.cpp) must turn it into the task's failure; until it does, main()
-// still ends with one line, but without naming the plugin.
-TEST_CASE("isolation: step() throws a type not derived from std::exception", "[cli][plugins][!mayfail]") {
+// The runner turns it into the task's failure, named by the integrator's path and label.
+TEST_CASE("isolation: step() throws a type not derived from std::exception", "[cli][plugins]") {
   StudyCase c("step_throws");
   const auto r = c.run(study_with("step_throws", "step_throws"));
-  check_one_line_error(r, {c.file.string() + ": /integrators/0", "X"});
+  check_one_line_error(r, {c.file.string() + ": /integrators/0 [X, h = 0.1]", "not a std::exception"});
   c.check_no_result();
 }
 

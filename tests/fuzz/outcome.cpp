@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -53,8 +54,16 @@ std::string check_folder(const fs::path& out) {
   return "";
 }
 
+// Exactly one "error: ..." line, last; lines before it may only be warnings (e.g. a plugin's note
+// on its parameters, printed before a later task failed).
 bool one_error_line(const std::string& err) {
-  return err.rfind("error: ", 0) == 0 && std::count(err.begin(), err.end(), '\n') == 1 && err.back() == '\n';
+  if (err.empty() || err.back() != '\n') return false;
+  std::istringstream in(err);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+    if (lines[i].rfind("warning: ", 0) != 0) return false;
+  return lines.back().rfind("error: ", 0) == 0;
 }
 
 // A file created, changed or deleted in the sandbox outside OUT, OUT.failed and OUT.incomplete.

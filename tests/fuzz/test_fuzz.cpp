@@ -89,9 +89,7 @@ void save_reproducer(const CaseResult& r, std::size_t i) {
 
 }  // namespace
 
-// [!mayfail]: defects in the runner, sweep, run folder and CSV writer are fixed on other branches
-// of issue 12; until they are merged this test reports them without failing the suite.
-TEST_CASE("fuzz: mutated studies give a one-line error or a valid complete folder", "[fuzz][!mayfail]") {
+TEST_CASE("fuzz: mutated studies give a one-line error or a valid complete folder", "[fuzz]") {
   const unsigned long long seed = env_number("DALEMBERT_FUZZ_SEED", 12);
   const bool campaign = std::getenv("DALEMBERT_FUZZ_CASES") != nullptr;
   const std::size_t cases = env_number("DALEMBERT_FUZZ_CASES", 400);
