@@ -52,7 +52,6 @@ std::string fmt(double x, const char* f = "%.3e") {
   return buf;
 }
 
-
 struct TaskResult {
   State final;
   double wall = 0.0;
@@ -100,10 +99,6 @@ class Progress {
   std::thread thread_;
 };
 
-// Runs body(0), ..., body(n-1) on the arena's threads, handing the tasks out one at a time in
-// index order (not as contiguous ranges split between threads): the last thread to finish ends
-// at most one task after the others, and ensemble members finish roughly in member order, so
-// their rows stream out to the members CSV with little text waiting (OrderedCsvWriter).
 // The message of any exception a task ended with, whatever its type: a plugin may throw
 // anything, and the run must still report it as one line (never std::terminate).
 std::string what_of(const std::exception_ptr& e) {
@@ -118,6 +113,10 @@ std::string what_of(const std::exception_ptr& e) {
   }
 }
 
+// Runs body(0), ..., body(n-1) on the arena's threads, handing the tasks out one at a time in
+// index order (not as contiguous ranges split between threads): the last thread to finish ends
+// at most one task after the others, and ensemble members finish roughly in member order, so
+// their rows stream out to the members CSV with little text waiting (OrderedCsvWriter).
 template <class F>
 void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
   std::atomic<std::size_t> next{0};
@@ -127,7 +126,6 @@ void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
     });
   });
 }
-
 
 }  // namespace
 

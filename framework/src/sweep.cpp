@@ -116,6 +116,7 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
   const fs::path dir = opt.out_dir ? *opt.out_dir : opt.out_root / st.name;
   RunFolder folder(dir);
   json manifest;
+  std::size_t failed = 0;  // cells that ended in an error
   try {
     std::atomic<long> done{0};
     const bool show = opt.progress && isatty(STDERR_FILENO);
@@ -143,7 +144,6 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
     });
     if (show) std::fprintf(stderr, "\r%*s\r", 60, "");
 
-    std::size_t failed = 0;
     for (const auto& c : cells) failed += !c.error.empty();
     if (failed == cells.size())  // nothing to tabulate: the sweep failed, whatever its folder holds
       throw RunFailure("every one of the " + std::to_string(cells.size()) + " cells failed; " +
@@ -202,17 +202,15 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
     throw;
   }
   folder.commit();
-  long failed = 0;
-  for (const auto& c : cells) failed += !c.error.empty();
   if (failed > 0)
     for (std::size_t i = 0; i < cells.size(); ++i)
       if (!cells[i].error.empty()) {
-        std::fprintf(stderr, "warning: %s: %ld of %zu cells failed (listed in manifest.json), e.g. %s: %s\n",
+        std::fprintf(stderr, "warning: %s: %zu of %zu cells failed (listed in manifest.json), e.g. %s: %s\n",
                      st.name.c_str(), failed, cells.size(), describe_cell(st, cells[i], i).c_str(), cells[i].error.c_str());
         break;
       }
   if (opt.verbose) {
-    std::printf("%s: sweep of %zu cells (%ld failed), %.2f s -> %s\n", st.name.c_str(), cells.size(), failed,
+    std::printf("%s: sweep of %zu cells (%zu failed), %.2f s -> %s\n", st.name.c_str(), cells.size(), failed,
                 manifest["wall_time_s"].get<double>(), dir.string().c_str());
   }
   return {dir, manifest};
