@@ -1,5 +1,6 @@
 // Out-of-line destructors: the key functions that make RTTI of the interfaces unique to
 // libdalembert, so dynamic_cast to a model works across plugins built with hidden visibility.
+#include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/impact_map.hpp>
@@ -15,6 +16,7 @@ void System::exact_solution(const State&, double, State&) const {
   throw Error("system '" + name_ + "' has no exact solution");
 }
 ConstrainedLagrangian::~ConstrainedLagrangian() = default;
+AutomaticDerivatives::~AutomaticDerivatives() = default;
 Integrator::~Integrator() = default;
 Observer::~Observer() = default;
 Guarded::~Guarded() = default;

@@ -36,7 +36,7 @@ json newmark(double beta, double beta_prime, double alpha, const char* disc = "1
 struct DenseTwoConstraintModel {
   static constexpr int dof = 3, constraints = 2;
   void mass(auto&& M) const { M << 2.0, 0.3, 0.1, 0.3, 1.5, -0.2, 0.1, -0.2, 1.0; }
-  double potential(const auto& q) const { return 0.5 * q.squaredNorm() + 0.25 * q[0] * q[0] * q[1] + 0.1 * q[2] * q[2] * q[2] * q[2]; }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return 0.5 * q.squaredNorm() + 0.25 * q[0] * q[0] * q[1] + 0.1 * q[2] * q[2] * q[2] * q[2]; }
   void potential_gradient(const auto& q, auto&& g) const {
     g << q[0] + 0.5 * q[0] * q[1], q[1] + 0.25 * q[0] * q[0], q[2] + 0.4 * q[2] * q[2] * q[2];
   }

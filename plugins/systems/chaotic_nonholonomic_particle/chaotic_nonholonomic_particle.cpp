@@ -12,8 +12,8 @@ enum { X, Y1, Y2, Z1, Z2 };
 /// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I.
 struct ChaoticParticleModel {
   static constexpr int dof = 5, constraints = 1;
-  double potential(const auto& q) const {
-    const double z12 = q[Z1] * q[Z1], z22 = q[Z2] * q[Z2];
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> {
+    const scalar_t<decltype(q)> z12 = q[Z1] * q[Z1], z22 = q[Z2] * q[Z2];
     return 0.5 * (q.squaredNorm() + z12 * z22 + q[Y1] * q[Y1] * z12 + q[Y2] * q[Y2] * z22);
   }
   // ∇V (spec 000 §2.2)

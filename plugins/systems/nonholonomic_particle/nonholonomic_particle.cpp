@@ -11,7 +11,7 @@ using namespace dalembert;
 /// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I, V = 0.
 struct ParticleModel {
   static constexpr int dof = 3, constraints = 1;
-  double potential(const auto&) const { return 0.0; }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
   void potential_gradient(const auto&, auto&& g) const { g.setZero(); }
   void potential_hessian(const auto&, auto&& H) const { H.setZero(); }
   // A(q) = [−y, 0, 1]

@@ -15,8 +15,14 @@ struct CVTModel {
   static constexpr int dof = 3, constraints = 1;
   double eps = 0.0;
   // V_d(ξ) = cos ξ − (ε/2) sin 2ξ (spec 000 §2.3; ξ = 0 is the upper equilibrium, §6.14)
-  double driver_potential(double xi) const { return std::cos(xi) - 0.5 * eps * std::sin(2 * xi); }
-  double potential(const auto& q) const { return 0.5 * (q[X] * q[X] + q[Y] * q[Y]) + driver_potential(q[XI]); }
+  template <class S>
+  S driver_potential(const S& xi) const {
+    using std::cos, std::sin;
+    return cos(xi) - 0.5 * eps * sin(2 * xi);
+  }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> {
+    return 0.5 * (q[X] * q[X] + q[Y] * q[Y]) + driver_potential<scalar_t<decltype(q)>>(q[XI]);
+  }
   // ∇V = (x, y, −sin ξ − ε cos 2ξ)
   void potential_gradient(const auto& q, auto&& g) const {
     g << q[X], q[Y], -std::sin(q[XI]) - eps * std::cos(2 * q[XI]);
@@ -28,7 +34,10 @@ struct CVTModel {
     H(XI, XI) = -std::cos(q[XI]) + 2 * eps * std::sin(2 * q[XI]);
   }
   // A = [sin ξ, 1, 0]
-  void constraint_matrix(const auto& q, auto&& A) const { A << std::sin(q[XI]), 1.0, 0.0; }
+  void constraint_matrix(const auto& q, auto&& A) const {
+    using std::sin;
+    A << sin(q[XI]), 1.0, 0.0;
+  }
   // Only nonzero ∂A_i/∂q^j: ∂A_x/∂ξ = cos ξ.
   void constraint_gradient(const auto& q, int, auto&& G) const {
     G.setZero();

@@ -1,28 +1,38 @@
 #pragma once
-// A LagrangianSystem written as a fixed-size model (issue 4). The plugin writes a plain struct —
-// no virtual functions, Eigen arguments of any kind (`auto`) — and derives its system from
+// A LagrangianSystem written as a fixed-size model (issues 4 and 13). The plugin writes a plain
+// struct — no virtual functions, Eigen arguments of any kind (`auto`) — and derives its system from
 // FixedLagrangianSystem<Model>, which provides
 //   * the virtual ConstrainedLagrangian interface, so every integrator plugin works on it as before;
+//   * AutomaticDerivatives: every derivative by forward-mode AD from V, M and A, which the
+//     derivative checker compares with the hand-written ones;
 //   * CompiledSchemes: the framework's explicit Runge–Kutta and nonholonomic Newmark templates
 //     compiled here with the model inlined and fixed-size Eigen types, which the rk2/rk4 and
-//     nonholonomic_newmark plugins use instead of their generic path (`compiled: false` turns it off).
+//     nonholonomic_newmark plugins use instead of their generic path (`compiled: false` turns it off;
+//     offered for a constant mass matrix and no external force).
 //
-// The model struct:
+// The model struct — L = ½vᵀM(q)v − V(q) and A(q), generic in the scalar (math/forward_derivatives.hpp
+// says how: a `-> scalar_t<decltype(q)>` result, unqualified sin/cos after `using std::sin;`):
 //   static constexpr int dof = n, constraints = r;
-//   double potential(const auto& q) const;                        V(q)
-//   void potential_gradient(const auto& q, auto&& g) const;       ∇V, n
-//   void potential_hessian(const auto& q, auto&& H) const;        ∇²V, n×n
-//   void constraint_matrix(const auto& q, auto&& A) const;        A(q), r×n
-//   void constraint_gradient(const auto& q, int a, auto&& G) const;  ∂A_{ai}/∂q^j, n×n
+//   auto potential(const auto& q) const -> scalar_t<decltype(q)>;  V(q)
+//   void constraint_matrix(const auto& q, auto&& A) const;         A(q), r×n
 // and optionally
-//   void mass(auto&& M) const;                                    constant M (absent: M = I)
-//   void curvature(const auto& q, const auto& v, auto&& c) const; (∂A/∂q)[v]v, r
+//   void mass(auto&& M) const;                                     constant M (absent: M = I), or
+//   void mass(const auto& q, auto&& M) const;                      M(q)
+//   void external_force(double t, const auto& q, const auto& v, auto&& f) const;   F(t, q, v), n
+// Every derivative is then derived by AD. A model may write any of them in closed form, which
+// takes precedence (and is checked against AD by `dalembert check` and when a study binds it):
+//   void potential_gradient(const auto& q, auto&& g) const;        ∇V, n
+//   void potential_hessian(const auto& q, auto&& H) const;         ∇²V, n×n
+//   void constraint_gradient(const auto& q, int a, auto&& G) const;  ∂A_{ai}/∂q^j, n×n
+//   void curvature(const auto& q, const auto& v, auto&& c) const;  (∂A/∂q)[v]v, r
 //   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const;  DA[w], r×n
+//   void coriolis(const auto& q, const auto& v, auto&& c) const;   Ṁv − ½∂_q(vᵀMv), n
+// and, not derivatives but closed forms of products with A (only together, and only where A(q) is
+// cheap to recompute per product — they skip its structural zeros):
 //   void apply_constraint(const auto& q, const auto& x, auto&& y) const;         y = A(q)x, r
 //   void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const; f += A(q)ᵀλ, n
-// (closed forms save the n×n constraint gradient and the structural zeros of A on the hot path;
-// the last two only together, and only where A(q) is cheap to recompute per product).
 #include <Eigen/Core>
+#include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
@@ -30,6 +40,7 @@
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/math/newmark_step.hpp>
 #include <memory>
+#include <string>
 #include <utility>
 
 namespace dalembert {
@@ -71,41 +82,54 @@ class CompiledNewmark final : public CompiledStepper {
 };
 
 template <class Model>
-class FixedLagrangianSystem : public LagrangianSystem, public CompiledSchemes {
+class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivatives, public CompiledSchemes {
  public:
   using Access = FixedAccess<Model>;
   using VecN = typename Access::VecN;
+  using VecR = typename Access::VecR;
   using MatN = typename Access::MatN;
   using MatRN = typename Access::MatRN;
+  static constexpr int N = Model::dof, R = Model::constraints;
+  static constexpr bool external_force_model = requires(const Model& m, const VecN& q, VecN& f) {
+    m.external_force(0.0, q, q, f);
+  };
 
   template <class... Args>
-  explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {}
+  explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
+    access_.bind(model_);
+  }
+  FixedLagrangianSystem(const FixedLagrangianSystem&) = delete;  // access_ points into this object
+  FixedLagrangianSystem& operator=(const FixedLagrangianSystem&) = delete;
   const Model& fixed_model() const { return model_; }
 
-  // ----- ConstrainedLagrangian, forwarded to the model -----
-  int dof() const final { return Model::dof; }
-  int num_constraints() const final { return Model::constraints; }
-  void mass(ConstVecRef q, MatRef M) const final {
-    Access access;
-    access.bind(model_);
-    access.mass(q, M);
-  }
-  bool constant_mass() const final { return true; }
+  // ----- ConstrainedLagrangian, through the model (derivatives it does not write: AD) -----
+  int dof() const final { return N; }
+  int num_constraints() const final { return R; }
+  void mass(ConstVecRef q, MatRef M) const final { access_.mass(q, M); }
+  bool constant_mass() const final { return Access::constant_mass(); }
+  void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const final { access_.coriolis(q, v, c); }
   double potential(ConstVecRef q) const final { return model_.potential(q); }
-  void potential_gradient(ConstVecRef q, VecRef g) const final { model_.potential_gradient(q, g); }
-  void potential_hessian(ConstVecRef q, MatRef H) const final { model_.potential_hessian(q, H); }
+  void potential_gradient(ConstVecRef q, VecRef g) const final { access_.potential_gradient(q, g); }
+  void potential_hessian(ConstVecRef q, MatRef H) const final { access_.potential_hessian(q, H); }
   void constraint_matrix(ConstVecRef q, MatRef A) const final { model_.constraint_matrix(q, A); }
-  void constraint_gradient(ConstVecRef q, int a, MatRef G) const final { model_.constraint_gradient(q, a, G); }
+  void constraint_gradient(ConstVecRef q, int a, MatRef G) const final { access_.constraint_gradient(q, a, G); }
+  bool has_external_force() const final { return external_force_model; }
+  void external_force(double t, ConstVecRef q, ConstVecRef v, VecRef f) const final {
+    if constexpr (external_force_model)
+      model_.external_force(t, q, v, f);
+    else
+      f.setZero();
+  }
 
   // ----- System, at fixed size (observers call these every step) -----
-  double energy(const State& s) const override {  // ½vᵀMv + V(q)
-    const VecN v = s.v;
+  double energy(const State& s) const override {  // ½vᵀM(q)v + V(q)
+    const VecN q = s.q, v = s.v;
     MatN M;
-    mass(s.q, M);
-    return 0.5 * v.dot(M * v) + model_.potential(s.q);
+    access_.mass(q, M);
+    return 0.5 * v.dot(M * v) + model_.potential(q);
   }
   double constraint_residual(const State& s) const override {  // ‖A(q)v‖∞
-    if constexpr (Model::constraints == 0) {
+    if constexpr (R == 0) {
       return 0.0;
     } else {
       MatRN A;
@@ -114,16 +138,57 @@ class FixedLagrangianSystem : public LagrangianSystem, public CompiledSchemes {
     }
   }
 
-  // ----- CompiledSchemes -----
+  // ----- AutomaticDerivatives -----
+  std::vector<std::string> hand_written() const override {
+    std::vector<std::string> names;
+    if (Access::hand_potential_gradient) names.emplace_back("potential_gradient");
+    if (Access::hand_potential_hessian) names.emplace_back("potential_hessian");
+    if (Access::hand_constraint_gradient) names.emplace_back("constraint_gradient");
+    if (Access::hand_curvature) names.emplace_back("curvature");
+    if (Access::hand_constraint_derivative) names.emplace_back("constraint_derivative");
+    if (Access::hand_coriolis) names.emplace_back("coriolis");
+    return names;
+  }
+  void automatic_potential_gradient(ConstVecRef q, VecRef g) const override { ad::potential_gradient<N>(model_, q, g); }
+  void automatic_potential_hessian(ConstVecRef q, MatRef H) const override { ad::potential_hessian<N>(model_, q, H); }
+  void automatic_constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
+    ad::constraint_gradient<N, R>(model_, R, q, a, G);
+  }
+  void automatic_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override {
+    ad::curvature<N, R>(model_, R, q, v, c);
+  }
+  void automatic_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
+    ad::constraint_derivative<N, R>(model_, R, q, w, DA);
+  }
+  void automatic_coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const override {
+    if constexpr (Access::configuration_mass)
+      ad::coriolis<N>(model_, q, v, c);
+    else
+      c.setZero();
+  }
+  void model_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override { access_.curvature(q, v, c); }
+  void model_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
+    access_.constraint_derivative(q, w, DA);
+  }
+
+  // ----- CompiledSchemes: for a constant M and no external force (what their templates assume) -----
+  static constexpr bool compiles_schemes = Access::constant_mass() && !external_force_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
-    return std::make_unique<CompiledRungeKutta<Model>>(model_, tableau);
+    if constexpr (compiles_schemes)
+      return std::make_unique<CompiledRungeKutta<Model>>(model_, tableau);
+    else
+      return nullptr;
   }
   std::unique_ptr<CompiledStepper> newmark(const NewmarkParameters& p, const NewtonOptions& newton) const override {
-    return std::make_unique<CompiledNewmark<Model>>(model_, p, newton);
+    if constexpr (compiles_schemes)
+      return std::make_unique<CompiledNewmark<Model>>(model_, p, newton);
+    else
+      return nullptr;
   }
 
  private:
   Model model_;
+  Access access_;
 };
 
 }  // namespace dalembert

@@ -10,6 +10,7 @@
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions
+#include <dalembert/math/forward_derivatives.hpp>
 
 namespace dalembert {
 
@@ -74,34 +75,85 @@ class DynamicAccess : public ModelSizes<Eigen::Dynamic, Eigen::Dynamic> {
   ConstraintContractions contractions_;
 };
 
-/// A fixed-size model struct (see FixedLagrangianSystem for what it must and may define).
+/// A fixed-size model struct (see FixedLagrangianSystem for what it must and may define). A
+/// derivative the model does not write is derived from V, M and A by forward-mode AD
+/// (math/forward_derivatives.hpp); one it writes takes precedence.
 template <class Model>
 class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
  public:
   using Sizes = ModelSizes<Model::dof, Model::constraints>;
   using typename Sizes::MatN;
+  using typename Sizes::MatRN;
   using typename Sizes::VecN;
-  static constexpr bool unit_mass = !requires(const Model& m, MatN& M) { m.mass(M); };
+  using typename Sizes::VecR;
+  static constexpr int N = Model::dof, R = Model::constraints;
+
+  // ----- what the model writes -----
+  /// M(q): mass(q, M); a constant M: mass(M); neither: M = I.
+  static constexpr bool configuration_mass = requires(const Model& m, const VecN& q, MatN& M) { m.mass(q, M); };
+  static constexpr bool unit_mass = !configuration_mass && !requires(const Model& m, MatN& M) { m.mass(M); };
+  static constexpr bool hand_potential_gradient = requires(const Model& m, const VecN& q, VecN& g) {
+    m.potential_gradient(q, g);
+  };
+  static constexpr bool hand_potential_hessian = requires(const Model& m, const VecN& q, MatN& H) {
+    m.potential_hessian(q, H);
+  };
+  static constexpr bool hand_constraint_gradient = requires(const Model& m, const VecN& q, MatN& G) {
+    m.constraint_gradient(q, 0, G);
+  };
+  static constexpr bool hand_curvature = requires(const Model& m, const VecN& q, VecR& c) { m.curvature(q, q, c); };
+  static constexpr bool hand_constraint_derivative = requires(const Model& m, const VecN& q, MatRN& DA) {
+    m.constraint_derivative(q, q, DA);
+  };
+  static constexpr bool hand_coriolis = requires(const Model& m, const VecN& q, VecN& c) { m.coriolis(q, q, c); };
 
   void bind(const Model& model) { model_ = &model; }
+  const Model& model() const { return *model_; }
   static constexpr int n() { return Model::dof; }
   static constexpr int r() { return Model::constraints; }
-  static constexpr bool constant_mass() { return true; }
-  void mass(const auto&, auto&& M) const {
-    if constexpr (unit_mass)
+  static constexpr bool constant_mass() { return !configuration_mass; }
+  void mass(const auto& q, auto&& M) const {
+    if constexpr (configuration_mass)
+      model_->mass(q, M);
+    else if constexpr (unit_mass)
       M.setIdentity();
     else
       model_->mass(M);
   }
-  void potential_gradient(const auto& q, auto&& g) const { model_->potential_gradient(q, g); }
-  void potential_hessian(const auto& q, auto&& H) const { model_->potential_hessian(q, H); }
+  /// Ṁv − ½∂_q(vᵀMv); zero for a constant M.
+  void coriolis(const auto& q, const auto& v, auto&& c) const {
+    if constexpr (hand_coriolis)
+      model_->coriolis(q, v, c);
+    else if constexpr (configuration_mass)
+      ad::coriolis<N>(*model_, q, v, c);
+    else
+      c.setZero();
+  }
+  void potential_gradient(const auto& q, auto&& g) const {
+    if constexpr (hand_potential_gradient)
+      model_->potential_gradient(q, g);
+    else
+      ad::potential_gradient<N>(*model_, q, g);
+  }
+  void potential_hessian(const auto& q, auto&& H) const {
+    if constexpr (hand_potential_hessian)
+      model_->potential_hessian(q, H);
+    else
+      ad::potential_hessian<N>(*model_, q, H);
+  }
   void constraint_matrix(const auto& q, auto&& A) const { model_->constraint_matrix(q, A); }
+  /// G_{ij} = ∂A_{ai}/∂q^j
+  void constraint_gradient(const auto& q, int a, auto&& G) const {
+    if constexpr (hand_constraint_gradient)
+      model_->constraint_gradient(q, a, G);
+    else
+      ad::constraint_gradient<N, R>(*model_, R, q, a, G);
+  }
 
   /// Whether the model gives A(q)x and A(q)ᵀλ in closed form (apply_constraint, add_constraint_force):
   /// that skips the structural zeros of A, which a dense product cannot (0·x is not 0 in IEEE
   /// arithmetic). Worth it when A(q) is cheap to recompute per product (no transcendental functions).
-  static constexpr bool constraint_products = requires(const Model& m, const VecN& x, VecN& f,
-                                                       typename Sizes::VecR& y) {
+  static constexpr bool constraint_products = requires(const Model& m, const VecN& x, VecN& f, VecR& y) {
     m.apply_constraint(x, x, y);
     m.add_constraint_force(x, y, f);
   };
@@ -112,28 +164,36 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     model_->add_constraint_force(q, lambda, f);
   }
 
-  /// c = (∂A/∂q)[v]v: the model's closed form if it has one, else from its constraint gradient.
+  /// c = (∂A/∂q)[v]v: the model's closed form, else from its hand-written constraint gradient, else AD.
   void curvature(const auto& q, const auto& v, auto&& c) const {
-    if constexpr (requires { model_->curvature(q, v, c); }) {
+    if constexpr (hand_curvature) {
       model_->curvature(q, v, c);
-    } else {
+    } else if constexpr (hand_constraint_gradient) {
       MatN G;
-      gradient_curvature(*model_, Model::constraints, q, v, c, G);
+      gradient_curvature(*model_, R, q, v, c, G);
+    } else {
+      ad::curvature<N, R>(*model_, R, q, v, c);
     }
   }
   /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i
   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
-    if constexpr (requires { model_->constraint_derivative(q, w, DA); }) {
+    if constexpr (hand_constraint_derivative) {
       model_->constraint_derivative(q, w, DA);
-    } else {
+    } else if constexpr (hand_constraint_gradient) {
       MatN G;
-      gradient_derivative(*model_, Model::constraints, q, w, DA, G);
+      gradient_derivative(*model_, R, q, w, DA, G);
+    } else {
+      ad::constraint_derivative<N, R>(*model_, R, q, w, DA);
     }
   }
   /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
   void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
-    MatN G;
-    gradient_transpose_derivative(*model_, Model::constraints, q, lambda, K, G);
+    if constexpr (hand_constraint_gradient) {
+      MatN G;
+      gradient_transpose_derivative(*model_, R, q, lambda, K, G);
+    } else {
+      ad::transpose_derivative<N, R>(*model_, R, q, lambda, K);
+    }
   }
 
  private:

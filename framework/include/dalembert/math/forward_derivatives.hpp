@@ -1,0 +1,192 @@
+#pragma once
+// Forward-mode automatic differentiation of a model's functions (issue 13; DESIGN §4 Derivatives).
+//
+// A model writes V(q), A(q) and, if it depends on q, M(q) once, templated on the scalar (the type of
+// q's entries). These functions evaluate them on Eigen's AutoDiffScalar — the forward-mode dual
+// number Drake uses — and read off the derivatives the schemes need:
+//   ∇V, ∇²V, ∂A/∂q (and its contractions (∂A/∂q)[v]v, DA[w], Σ_a λ_a ∂A_a), ∂M/∂q[v] and the
+//   Coriolis terms Ṁv − ½∂_q(vᵀMv).
+// Derivative vectors are fixed-size when the model's size is (no heap allocation), dynamic
+// otherwise. A contraction along one vector seeds one direction (a dual number with a single
+// derivative), a full Jacobian seeds n.
+//
+// A model function must therefore be generic in the scalar: arguments `const auto&`, outputs
+// `auto&&`, a scalar result declared `auto f(const auto& q) const -> scalar_t<decltype(q)>` (never
+// a deduced `auto`: an AutoDiffScalar expression would outlive its operands), and elementary functions called unqualified after
+// `using std::sin;` etc. so that argument-dependent lookup finds Eigen's AutoDiff overloads. A
+// constant result is written `scalar_t<decltype(q)>(0.0)`: the second-order dual of ∇²V is not
+// implicitly constructible from a double.
+#include <Eigen/Core>
+#include <type_traits>
+#include <unsupported/Eigen/AutoDiff>
+
+namespace dalembert {
+
+/// The scalar of a vector or matrix argument of a model function: double, or a dual number.
+template <class X>
+using scalar_t = typename std::decay_t<X>::Scalar;
+
+namespace ad {
+
+/// A dual number with K derivative directions (K may be Eigen::Dynamic).
+template <int K>
+using Dual = Eigen::AutoDiffScalar<Eigen::Matrix<double, K, 1>>;
+
+template <class S, int Rows, int Cols = 1>
+using Matrix = Eigen::Matrix<S, Rows, Cols>;
+
+/// A rows×cols matrix of type M, fixed or dynamic (a fixed 1×2 or 2×1 matrix constructed from two
+/// integers would take them as its coefficients).
+template <class M>
+M sized(Eigen::Index rows, Eigen::Index cols) {
+  if constexpr (M::SizeAtCompileTime == Eigen::Dynamic)
+    return M(rows, cols);
+  else
+    return M();
+}
+
+/// x_i = q_i + ε_i: the variables of a full Jacobian (n directions).
+template <int N, class Q>
+Matrix<Dual<N>, N> seed_all(const Q& q) {
+  const Eigen::Index n = q.size();
+  auto x = sized<Matrix<Dual<N>, N>>(n, 1);
+  for (Eigen::Index i = 0; i < n; ++i) x[i] = Dual<N>(q[i], n, i);
+  return x;
+}
+
+/// x = q + ε w: one direction.
+template <int N, class Q, class W>
+Matrix<Dual<1>, N> seed_direction(const Q& q, const W& w) {
+  auto x = sized<Matrix<Dual<1>, N>>(q.size(), 1);
+  for (Eigen::Index i = 0; i < q.size(); ++i) x[i] = Dual<1>(q[i], Eigen::Matrix<double, 1, 1>(w[i]));
+  return x;
+}
+
+/// Second derivatives: a dual of K directions whose entries are duals of one direction.
+template <int K>
+using DualOverDirection = Eigen::AutoDiffScalar<Eigen::Matrix<Dual<1>, K, 1>>;
+
+/// x_i = q_i + ε_i + δ e_j,i: the variables of column j of a Hessian (ε: K directions, δ: one).
+template <int N, class Q>
+Matrix<DualOverDirection<N>, N> seed_hessian_column(const Q& q, Eigen::Index j) {
+  const Eigen::Index n = q.size();
+  const Eigen::Matrix<double, 1, 1> zero(0.0);
+  auto x = sized<Matrix<DualOverDirection<N>, N>>(n, 1);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    auto d = sized<Matrix<Dual<1>, N>>(n, 1);
+    for (Eigen::Index k = 0; k < n; ++k) d[k] = Dual<1>(k == i ? 1.0 : 0.0, zero);
+    x[i] = DualOverDirection<N>(Dual<1>(q[i], Eigen::Matrix<double, 1, 1>(i == j ? 1.0 : 0.0)), d);
+  }
+  return x;
+}
+
+// ----- the potential -----
+
+/// g = ∇V(q).
+template <int N, class Model, class Q, class G>
+void potential_gradient(const Model& model, const Q& q, G&& g) {
+  const Dual<N> V = model.potential(seed_all<N>(q));
+  g = V.derivatives();
+}
+
+/// H = ∇²V(q), one column per pass: column j = d/dδ ∇V(q + δe_j). Measured on the chaotic particle
+/// (n = 5): 167 ns, against 1 050 ns for the full nesting Dual<Dual<n>> in one pass.
+template <int N, class Model, class Q, class H>
+void potential_hessian(const Model& model, const Q& q, H&& hess) {
+  for (Eigen::Index j = 0; j < q.size(); ++j) {
+    const DualOverDirection<N> V = model.potential(seed_hessian_column<N>(q, j));
+    for (Eigen::Index i = 0; i < q.size(); ++i) hess(i, j) = V.derivatives()[i].derivatives()[0];
+  }
+}
+
+// ----- the constraints -----
+
+/// A(q) evaluated on the dual variables x.
+template <int N, int R, class Model, class X>
+auto constraint_matrix_of(const Model& model, Eigen::Index r, const X& x) {
+  using S = scalar_t<X>;
+  auto A = sized<Matrix<S, R, N>>(r, x.size());
+  model.constraint_matrix(x, A);
+  return A;
+}
+
+/// G_{ij} = ∂A_{ai}/∂q^j for one constraint a.
+template <int N, int R, class Model, class Q, class G>
+void constraint_gradient(const Model& model, Eigen::Index r, const Q& q, int a, G&& grad) {
+  const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
+  for (Eigen::Index i = 0; i < q.size(); ++i) grad.row(i) = A(a, i).derivatives().transpose();
+}
+
+/// c = (∂A/∂q)[v]v = d/dε A(q + εv) v at ε = 0: one direction.
+template <int N, int R, class Model, class Q, class V, class C>
+void curvature(const Model& model, Eigen::Index r, const Q& q, const V& v, C&& c) {
+  const auto A = constraint_matrix_of<N, R>(model, r, seed_direction<N>(q, v));
+  for (Eigen::Index a = 0; a < r; ++a) {
+    double s = 0.0;
+    for (Eigen::Index i = 0; i < q.size(); ++i) s += A(a, i).derivatives()[0] * v[i];
+    c[a] = s;
+  }
+}
+
+/// (DA[w])_{aj} = ∂/∂q^j (A(q)w)_a.
+template <int N, int R, class Model, class Q, class W, class D>
+void constraint_derivative(const Model& model, Eigen::Index r, const Q& q, const W& w, D&& DA) {
+  const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
+  for (Eigen::Index a = 0; a < r; ++a) {
+    Matrix<double, N> row = Matrix<double, N>::Zero(q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) row += w[i] * A(a, i).derivatives();
+    DA.row(a) = row.transpose();
+  }
+}
+
+/// K_{ij} = ∂/∂q^j (A(q)ᵀλ)_i = Σ_a λ_a ∂A_{ai}/∂q^j.
+template <int N, int R, class Model, class Q, class L, class K>
+void transpose_derivative(const Model& model, Eigen::Index r, const Q& q, const L& lambda, K&& k) {
+  const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    Matrix<double, N> row = Matrix<double, N>::Zero(q.size());
+    for (Eigen::Index a = 0; a < r; ++a) row += lambda[a] * A(a, i).derivatives();
+    k.row(i) = row.transpose();
+  }
+}
+
+// ----- a configuration-dependent mass matrix -----
+
+/// M(q) evaluated on the dual variables x.
+template <int N, class Model, class X>
+auto mass_of(const Model& model, const X& x) {
+  auto M = sized<Matrix<scalar_t<X>, N, N>>(x.size(), x.size());
+  model.mass(x, M);
+  return M;
+}
+
+/// D = ∂M/∂q^k for one k (n×n).
+template <int N, class Model, class Q, class D>
+void mass_gradient(const Model& model, const Q& q, int k, D&& dM) {
+  Matrix<double, N> e = Matrix<double, N>::Unit(q.size(), k);
+  const auto M = mass_of<N>(model, seed_direction<N>(q, e));
+  for (Eigen::Index i = 0; i < q.size(); ++i)
+    for (Eigen::Index j = 0; j < q.size(); ++j) dM(i, j) = M(i, j).derivatives()[0];
+}
+
+/// c = Ṁv − ½ ∂_q(vᵀM v): the velocity terms of the Euler–Lagrange equations of ½vᵀM(q)v,
+/// with Ṁ = d/dε M(q + εv) (one direction) and ∂_q(vᵀMv) from n directions.
+template <int N, class Model, class Q, class V, class C>
+void coriolis(const Model& model, const Q& q, const V& v, C&& c) {
+  const auto Md = mass_of<N>(model, seed_direction<N>(q, v));
+  const auto Mq = mass_of<N>(model, seed_all<N>(q));
+  const Eigen::Index n = q.size();
+  Matrix<double, N> grad = Matrix<double, N>::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double mdot_v = 0.0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      mdot_v += Md(i, j).derivatives()[0] * v[j];
+      grad += (0.5 * v[i] * v[j]) * Mq(i, j).derivatives();
+    }
+    c[i] = mdot_v;
+  }
+  for (Eigen::Index i = 0; i < n; ++i) c[i] -= grad[i];
+}
+
+}  // namespace ad
+}  // namespace dalembert
