@@ -177,6 +177,18 @@ void register_static() {
   Integrator* dla = g_integrators.back().get();
   benchmark::RegisterBenchmark("step/static/DLA/chaotic_particle",
                                [sys, dla](benchmark::State& st) { bench_integrator(st, *sys, *dla, chaotic_initial(), 0.2); });
+  // The same two schemes on the model reduced to V and A: derivatives by AD (issue 13).
+  g_systems.push_back(bench::static_chaotic_particle_by_ad());
+  const System* ad = g_systems.back().get();
+  g_integrators.push_back(rk4_d.make_integrator(registry().resolve(PluginKind::Integrator, "rk4", json::object(), "bench"), registry()));
+  Integrator* rk4_ad = g_integrators.back().get();
+  benchmark::RegisterBenchmark("step/static_ad/rk4/chaotic_particle",
+                               [ad, rk4_ad](benchmark::State& st) { bench_integrator(st, *ad, *rk4_ad, chaotic_initial(), 0.2); });
+  g_integrators.push_back(nm_d.make_integrator(
+      registry().resolve(PluginKind::Integrator, "nonholonomic_newmark", newmark(0, 0, 0.5), "bench"), registry()));
+  Integrator* dla_ad = g_integrators.back().get();
+  benchmark::RegisterBenchmark("step/static_ad/DLA/chaotic_particle",
+                               [ad, dla_ad](benchmark::State& st) { bench_integrator(st, *ad, *dla_ad, chaotic_initial(), 0.2); });
 }
 
 // ---- hand-written baselines ----

@@ -2,7 +2,8 @@
 #
 # Builds one plugin as a MODULE library named dalembert_<KIND>_<NAME>.so, compiled with hidden
 # visibility, linked to the framework, and placed where the registry looks for it (next to
-# libdalembert: <libdir>/dalembert/plugins), or in OUTPUT_DIRECTORY. KIND is one of system,
+# libdalembert: <libdir>/dalembert/plugins), or in OUTPUT_DIRECTORY. When installed, the README.md
+# of the calling folder is installed beside it as dalembert_<KIND>_<NAME>.README.md. KIND is one of system,
 # integrator, impact, observer, sampler. Works in this repository and, after find_package(dalembert), in an
 # out-of-tree project. Sets DALEMBERT_LAST_PLUGIN_TARGET in the caller's scope.
 function(dalembert_add_plugin NAME KIND)
@@ -34,6 +35,11 @@ function(dalembert_add_plugin NAME KIND)
   endif()
   if(DEFINED DALEMBERT_PLUGIN_SUBDIR AND NOT ARG_NO_INSTALL)
     install(TARGETS ${_target} LIBRARY DESTINATION "${DALEMBERT_PLUGIN_SUBDIR}")
+    # The plugin's README (its equations and the seed it comes from) beside it: <target>.README.md.
+    if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/README.md")
+      install(FILES "${CMAKE_CURRENT_SOURCE_DIR}/README.md" DESTINATION "${DALEMBERT_PLUGIN_SUBDIR}"
+              RENAME "${_target}.README.md")
+    endif()
     set_property(GLOBAL APPEND PROPERTY DALEMBERT_PLUGIN_TARGETS ${_target})
   endif()
   set(DALEMBERT_LAST_PLUGIN_TARGET ${_target} PARENT_SCOPE)
