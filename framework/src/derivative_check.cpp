@@ -82,9 +82,10 @@ class Collector {
   DerivativeCheckResult result() && {
     DerivativeCheckResult r;
     r.summary = std::move(summary_);
-    for (auto& [key, f] : worst_) r.findings.push_back(std::move(f));
-    std::sort(r.findings.begin(), r.findings.end(),
-              [](const DerivativeFinding& a, const DerivativeFinding& b) { return a.function < b.function; });
+
+    // In the order checked: a wrong ∂A/∂q comes before the contractions formed from it.
+    for (const auto& s : r.summary)
+      if (auto it = worst_.find(s.function); it != worst_.end()) r.findings.push_back(std::move(it->second));
     return r;
   }
 

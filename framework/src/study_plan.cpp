@@ -167,6 +167,9 @@ void check_system_derivatives(const Study& st, const System& system, const State
   if (result.ok()) return;
   throw InputError(st.system.where, "system '" + st.system.plugin + "' fails the derivative check at the initial state: " +
                                         result.findings.front().message +
+                                        (result.findings.size() > 1
+                                             ? " and " + std::to_string(result.findings.size() - 1) + " more"
+                                             : std::string()) +
                                         " (run 'dalembert check " + st.system.plugin +
                                         "' for the full report; \"check_derivatives\": false turns this off)");
 }

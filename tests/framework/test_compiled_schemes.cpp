@@ -44,7 +44,11 @@ struct DenseTwoConstraintModel {
     H << 1.0 + 0.5 * q[1], 0.5 * q[0], 0.0, 0.5 * q[0], 1.0, 0.0, 0.0, 0.0, 1.0 + 1.2 * q[2] * q[2];
   }
   // A = [[1, sin q₂, q₀], [q₁, 1, cos q₀]]
-  void constraint_matrix(const auto& q, auto&& A) const { A << 1.0, std::sin(q[2]), q[0], q[1], 1.0, std::cos(q[0]); }
+  void constraint_matrix(const auto& q, auto&& A) const {
+    using std::cos;  // unqualified: AD scalars find theirs by argument-dependent lookup
+    using std::sin;
+    A << 1.0, sin(q[2]), q[0], q[1], 1.0, cos(q[0]);
+  }
   void constraint_gradient(const auto& q, int a, auto&& G) const {
     G.setZero();
     if (a == 0) {
