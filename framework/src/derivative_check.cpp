@@ -44,8 +44,10 @@ class Collector {
 
   /// Compares hand with reference entrywise; `entry(i, j)` names entry (i, j).
   void compare(const std::string& function, const std::string& reference, bool is_ad, const Mat& hand, const Mat& ref,
-               const std::function<std::string(int, int)>& entry) {
-    const double scale = std::max(hand.cwiseAbs().maxCoeff(), ref.cwiseAbs().maxCoeff());
+               const std::function<std::string(int, int)>& entry, double floor) {
+    // `floor`: the size of the function differentiated (|A| for ∂A/∂q, ...), so that an array that
+    // vanishes at the state does not turn round-off into a relative error of 1.
+    const double scale = std::max({hand.cwiseAbs().maxCoeff(), ref.cwiseAbs().maxCoeff(), floor});
     double worst = 0.0;
     int wi = 0, wj = 0;
     for (int i = 0; i < hand.rows(); ++i)
@@ -150,6 +152,13 @@ struct Context {
   Collector& out;
 };
 
+double constraint_scale(const Context& c, const Vec& q) {
+  if (c.r == 0) return 0.0;
+  Mat A(c.r, c.n);
+  c.sys.constraint_matrix(q, A);
+  return A.cwiseAbs().maxCoeff();
+}
+
 std::string vec_entry(const EntryNames& nm, int i) { return nm.index(i); }
 
 void check_potential(Context& c, const Vec& q) {
@@ -161,7 +170,7 @@ void check_potential(Context& c, const Vec& q) {
   else
     gref = jacobian([&](const Vec& x) { Mat v(1, 1); v(0, 0) = c.sys.potential(x); return v; }, q).transpose();
   c.out.compare("potential_gradient", c.ad ? "AD" : "central difference", c.ad, g, gref,
-                [&](int i, int) { return vec_entry(c.names, i); });
+                [&](int i, int) { return vec_entry(c.names, i); }, std::abs(c.sys.potential(q)));
 
   Mat H(c.n, c.n), Href(c.n, c.n);
   c.sys.potential_hessian(q, H);
@@ -170,7 +179,7 @@ void check_potential(Context& c, const Vec& q) {
   else
     Href = jacobian([&](const Vec& x) { Vec gx(c.n); c.sys.potential_gradient(x, gx); return Mat(gx); }, q);
   c.out.compare("potential_hessian", c.ad ? "AD" : "central difference", c.ad, H, Href,
-                [&](int i, int j) { return c.names.index(i) + c.names.index(j); });
+                [&](int i, int j) { return c.names.index(i) + c.names.index(j); }, g.cwiseAbs().maxCoeff());
 }
 
 void check_constraint_gradient(Context& c, const Vec& q) {
@@ -185,7 +194,7 @@ void check_constraint_gradient(Context& c, const Vec& q) {
     }
     const std::string prefix = "(a=" + std::to_string(a) + ")";
     c.out.compare("constraint_gradient", c.ad ? "AD" : "central difference", c.ad, G, Gref,
-                  [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); });
+                  [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); }, constraint_scale(c, q));
   }
 }
 
@@ -206,8 +215,10 @@ void check_coriolis(Context& c, const Vec& q, const Vec& v) {
     c.ad->automatic_coriolis(q, v, ref);
   else
     ref = coriolis_by_differences(c, q, v);
+  Mat M(c.n, c.n);
+  c.sys.mass(q, M);
   c.out.compare("coriolis", c.ad ? "AD" : "central difference", c.ad, cor, ref,
-                [&](int i, int) { return vec_entry(c.names, i); });
+                [&](int i, int) { return vec_entry(c.names, i); }, M.cwiseAbs().maxCoeff() * v.squaredNorm());
 }
 
 void check_contractions(Context& c, const Vec& q, const Vec& v) {
@@ -215,12 +226,14 @@ void check_contractions(Context& c, const Vec& q, const Vec& v) {
   Vec k(c.r), kref(c.r);
   c.ad->model_curvature(q, v, k);
   c.ad->automatic_curvature(q, v, kref);
-  c.out.compare("curvature", "AD", true, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; });
+  c.out.compare("curvature", "AD", true, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; },
+                constraint_scale(c, q) * v.squaredNorm());
   Mat D(c.r, c.n), Dref(c.r, c.n);
   c.ad->model_constraint_derivative(q, v, D);
   c.ad->automatic_constraint_derivative(q, v, Dref);
   c.out.compare("constraint_derivative", "AD", true, D, Dref,
-                [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); });
+                [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); },
+                constraint_scale(c, q) * v.norm());
 }
 
 void check_mass(Context& c, const Vec& q) {
