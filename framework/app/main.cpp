@@ -1,5 +1,7 @@
 // The `dalembert` command-line program: run studies, list and describe plugins.
 #include <algorithm>
+#include <cerrno>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +10,8 @@
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
 #include <dalembert/plugin/registry.hpp>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <iostream>
@@ -26,6 +30,11 @@ commands:
                         run studies (a folder: every *.json in it, in name order); results go
                         to DIR (one study) or DIR/<study name> (several); default results/<name>
   plot DIR              (re)draw the figures of a finished run folder
+  check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
+                        compare the system's hand-written derivatives with automatic
+                        differentiation (or central differences) at the given state and N
+                        random ones (default 8, seed 1); check M SPD, A of full rank, and
+                        RK4 energy error falling like h^4; exit 1 on any finding
   list                  list the plugins found, by kind
   describe NAME         show a plugin's summary, version and parameters
   --help                this text
@@ -169,6 +178,92 @@ int cmd_run(const std::vector<std::string>& args) {
   return 0;
 }
 
+// A JSON value given on the command line: a one-line error naming the option and the text.
+nlohmann::json parse_json_option(const std::string& option, const std::string& text) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("command line: " + option, "= " + text + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+// A whole number in [lo, hi] given on the command line.
+long long parse_count(const std::string& option, const std::string& text, long long lo, long long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long long n = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || n < lo || n > hi)
+    throw InputError("command line: " + option, "= " + text + ": expected a whole number in [" + std::to_string(lo) +
+                                                    ", " + std::to_string(hi) + "]");
+  return n;
+}
+
+// --state {"q": [...], "v": [...]} with the system's sizes.
+State parse_state_option(const std::string& text, const System& system, const std::string& name) {
+  const auto j = parse_json_option("--state", text);
+  const auto layout = system.layout();
+  State s;
+  auto read = [&](const char* key, std::size_t size) {
+    if (!j.is_object() || !j.contains(key) || !j[key].is_array() || j[key].size() != size)
+      throw InputError("command line: --state", "= " + text + ": expected {\"q\": [" + std::to_string(layout.q.size()) +
+                                                    " numbers], \"v\": [" + std::to_string(layout.v.size()) +
+                                                    " numbers]} for system '" + name + "'");
+    Vec x(static_cast<Eigen::Index>(size));
+    for (std::size_t i = 0; i < size; ++i) {
+      if (!j[key][i].is_number())
+        throw InputError("command line: --state", "= " + text + ": " + key + "[" + std::to_string(i) + "] is not a number");
+      x[static_cast<Eigen::Index>(i)] = j[key][i].get<double>();
+    }
+    return x;
+  };
+  s.q = read("q", layout.q.size());
+  s.v = read("v", layout.v.size());
+  if (j.contains("t")) {
+    if (!j["t"].is_number()) throw InputError("command line: --state", "= " + text + ": t is not a number");
+    s.t = j["t"].get<double>();
+  }
+  return s;
+}
+
+int cmd_check(const std::vector<std::string>& args) {
+  std::string name;
+  nlohmann::json params = nlohmann::json::object();
+  std::optional<std::string> state_text;
+  DerivativeCheckOptions opt;
+  opt.flow = true;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* what) -> std::string {
+      if (i + 1 >= args.size()) throw InputError("command line", a + " needs " + what);
+      return args[++i];
+    };
+    if (a == "--params") {
+      const std::string text = value("a JSON object");
+      params = parse_json_option("--params", text);
+      if (!params.is_object()) throw InputError("command line: --params", "= " + text + ": expected a JSON object");
+    } else if (a == "--state") state_text = value("a JSON object");
+    else if (a == "--samples") opt.samples = static_cast<int>(parse_count("--samples", value("a number"), 0, 100000));
+    else if (a == "--seed")
+      opt.seed = static_cast<std::uint64_t>(parse_count("--seed", value("a number"), 0, 9223372036854775807LL));
+    else if (!a.empty() && a[0] == '-') throw InputError("command line", "unknown option " + a);
+    else if (name.empty()) name = a;
+    else throw InputError("command line", "check takes one system, got '" + name + "' and '" + a + "'");
+  }
+  if (name.empty()) throw InputError("command line", "check needs a system name");
+  Registry reg;
+  const auto system = reg.make_system(name, params, "check");
+  const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(system.get());
+  if (!lagrangian)
+    throw InputError("check", "system '" + name + "' is not a LagrangianSystem (it does not implement the " +
+                                  std::string("ConstrainedLagrangian model), so it has no derivatives to check"));
+  if (state_text) opt.state = parse_state_option(*state_text, *system, name);
+  const auto result = check_derivatives(*lagrangian, opt);
+  const std::string text = format_check_result(name, result);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (result.ok()) std::printf("%s: all checks passed\n", name.c_str());
+  return result.ok() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,6 +282,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "run") return cmd_run(args);
     if (cmd == "list") return cmd_list();
+    if (cmd == "check") return cmd_check(args);
     if (cmd == "describe") {
       if (args.size() != 1) return usage_error("describe needs exactly one plugin name");
       return cmd_describe(args[0]);

@@ -198,7 +198,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
                    "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
-                   "impact_map", "ensemble", "sweep", "limits"});
+                   "impact_map", "ensemble", "sweep", "limits", "check_derivatives"});
   Study s;
   s.file = file;
   s.raw = j;
@@ -295,6 +295,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       steps_for(s.T, s.integrators[i].h, ints.at(i)["h"].where());
     }
 
+  if (root.has("check_derivatives")) s.check_derivatives = root["check_derivatives"].boolean();
   if (root.has("record_every")) {
     s.record_every = root["record_every"].integer();
     if (s.record_every < 1) root["record_every"].fail("record_every must be at least 1");

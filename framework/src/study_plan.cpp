@@ -4,6 +4,7 @@
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/observer.hpp>
 #include <dalembert/core/sampler.hpp>
+#include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <dalembert/study/study_plan.hpp>
 
@@ -153,6 +154,26 @@ std::vector<Task> list_tasks(const Study& st) {
   return tasks;
 }
 
+// The bind-time derivative check (issue 13): at the initial state only, hand-written derivatives
+// against AD or central differences, M SPD, A of full rank; no RK4 run. The first finding stops
+// the study before anything runs.
+void check_system_derivatives(const Study& st, const System& system, const State& s0) {
+  const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(&system);
+  if (!lagrangian) return;
+  DerivativeCheckOptions opt;
+  opt.samples = 0;
+  opt.state = s0;
+  const auto result = check_derivatives(*lagrangian, opt);
+  if (result.ok()) return;
+  throw InputError(st.system.where, "system '" + st.system.plugin + "' fails the derivative check at the initial state: " +
+                                        result.findings.front().message +
+                                        (result.findings.size() > 1
+                                             ? " and " + std::to_string(result.findings.size() - 1) + " more"
+                                             : std::string()) +
+                                        " (run 'dalembert check " + st.system.plugin +
+                                        "' for the full report; \"check_derivatives\": false turns this off)");
+}
+
 }  // namespace
 
 StudyPlan plan_study(const Study& st) {
@@ -166,6 +187,7 @@ StudyPlan plan_study(const Study& st) {
   plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);
   plan.initial = check_initial_state(st, *plan.system);
   const State& s0 = plan.initial;
+  if (st.check_derivatives) check_system_derivatives(st, *plan.system, s0);
 
   std::vector<std::unique_ptr<Integrator>> integrators;
   const json integrators_run = plan_integrators(st, plan, integrators);
@@ -182,6 +204,7 @@ StudyPlan plan_study(const Study& st) {
          {"T", st.T},
          {"h", st.kind != "convergence" ? json(st.h[0]) : json(st.h)},
          {"record_every", st.record_every},
+         {"check_derivatives", st.check_derivatives},
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
   if (st.kind == "convergence") {

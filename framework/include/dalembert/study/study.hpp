@@ -68,6 +68,7 @@ struct Study {
   double T = 0.0;
   std::vector<double> h;  // trajectory: one value; convergence: the ladder
   long record_every = 1;
+  bool check_derivatives = true;  // the bind-time derivative check (study/derivative_check.hpp)
   Reference reference;
   double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
   double plateau = 1e-12;         // errors below this are round-off, masked from the fit

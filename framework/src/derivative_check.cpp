@@ -1,0 +1,392 @@
+#include <dalembert/study/derivative_check.hpp>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <dalembert/core/automatic_derivatives.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>
+#include <dalembert/math/explicit_runge_kutta.hpp>
+#include <functional>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+
+namespace dalembert {
+
+namespace {
+
+std::string number(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%+.6g", x);
+  return buf;
+}
+
+std::string plain(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+/// Names entries of q (both indices of the n×n arrays of a Lagrangian system range over q).
+struct EntryNames {
+  std::vector<std::string> q;
+  std::string index(int i) const { return "[" + (i < static_cast<int>(q.size()) ? q[i] : std::to_string(i)) + "]"; }
+};
+
+/// Collects comparisons: per function the worst error, and one finding (the worst) per function.
+class Collector {
+ public:
+  Collector(std::string reference_kind_ad, double tolerance_ad, double tolerance_fd)
+      : ad_(std::move(reference_kind_ad)), tol_ad_(tolerance_ad), tol_fd_(tolerance_fd) {}
+
+  /// Compares hand with reference entrywise; `entry(i, j)` names entry (i, j).
+  void compare(const std::string& function, const std::string& reference, bool is_ad, const Mat& hand, const Mat& ref,
+               const std::function<std::string(int, int)>& entry, double floor) {
+    // `floor`: the size of the function differentiated (|A| for ∂A/∂q, ...), so that an array that
+    // vanishes at the state does not turn round-off into a relative error of 1.
+    const double scale = std::max({hand.cwiseAbs().maxCoeff(), ref.cwiseAbs().maxCoeff(), floor});
+    double worst = 0.0;
+    int wi = 0, wj = 0;
+    for (int i = 0; i < hand.rows(); ++i)
+      for (int j = 0; j < hand.cols(); ++j) {
+        const double h = hand(i, j), r = ref(i, j);
+        double e;
+        if (!std::isfinite(h) || !std::isfinite(r))
+          e = std::numeric_limits<double>::infinity();
+        else {
+          const double denom = std::max({std::abs(h), std::abs(r), scale});
+          e = denom > 0.0 ? std::abs(h - r) / denom : 0.0;
+        }
+        if (e > worst || (std::isinf(e) && !std::isinf(worst))) worst = e, wi = i, wj = j;
+      }
+    auto& s = summary(function, reference);
+    s.states += 1;
+    s.worst_relative_error = std::max(s.worst_relative_error, worst);
+    if (worst > (is_ad ? tol_ad_ : tol_fd_))
+      add_finding(function, entry(wi, wj), hand(wi, wj), ref(wi, wj), worst, is_ad ? "AD" : "central difference");
+  }
+
+  /// A property failing (SPD, rank, flow): `value` against `expected`.
+  void property(const std::string& function, const std::string& what, bool pass, double measure, double value,
+                double expected, const std::string& message) {
+    auto& s = summary(function, what);
+    s.states += 1;
+    s.worst_relative_error = std::max(s.worst_relative_error, measure);
+    if (!pass) {
+      DerivativeFinding f{function, "", value, expected, measure, message};
+      keep(std::move(f));
+    }
+  }
+
+  DerivativeCheckResult result() && {
+    DerivativeCheckResult r;
+    r.summary = std::move(summary_);
+
+    // In the order checked: a wrong ∂A/∂q comes before the contractions formed from it.
+    for (const auto& s : r.summary)
+      if (auto it = worst_.find(s.function); it != worst_.end()) r.findings.push_back(std::move(it->second));
+    return r;
+  }
+
+ private:
+  FunctionSummary& summary(const std::string& function, const std::string& reference) {
+    for (auto& s : summary_)
+      if (s.function == function) return s;
+    summary_.push_back(FunctionSummary{function, reference, 0.0, 0});
+    return summary_.back();
+  }
+  void add_finding(const std::string& function, const std::string& entry, double hand, double ref, double err,
+                   const std::string& kind) {
+    std::string msg = function + entry + ": hand " + number(hand) + " vs " + kind + " " + number(ref) +
+                      " (relative error " + plain(err) + ")";
+    keep(DerivativeFinding{function, entry, hand, ref, err, std::move(msg)});
+  }
+  void keep(DerivativeFinding f) {
+    auto it = worst_.find(f.function);
+    if (it == worst_.end() || f.relative_error > it->second.relative_error) worst_[f.function] = std::move(f);
+  }
+
+  std::string ad_;
+  double tol_ad_, tol_fd_;
+  std::vector<FunctionSummary> summary_;
+  std::map<std::string, DerivativeFinding> worst_;
+};
+
+// ----- Richardson-extrapolated central differences -----
+// D(δ) = (f(x+δe) − f(x−δe)) / 2δ has error O(δ²); (4D(δ/2) − D(δ))/3 has error O(δ⁴).
+
+using ArrayFn = std::function<Mat(const Vec&)>;
+
+Mat directional(const ArrayFn& f, const Vec& x, const Vec& e, double delta) {
+  auto central = [&](double d) -> Mat { return (f(x + d * e) - f(x - d * e)) / (2.0 * d); };
+  return (4.0 * central(delta / 2.0) - central(delta)) / 3.0;
+}
+
+double step_for(const Vec& x) { return 1e-2 * std::max(1.0, x.cwiseAbs().maxCoeff()); }
+
+/// Column j of the result: ∂f/∂x^j (f vector-valued): the n×n Jacobian.
+Mat jacobian(const ArrayFn& f, const Vec& x) {
+  const int n = static_cast<int>(x.size());
+  const double d = step_for(x);
+  Mat J;
+  for (int j = 0; j < n; ++j) {
+    Vec e = Vec::Zero(n);
+    e[j] = 1.0;
+    Mat col = directional(f, x, e, d);
+    if (j == 0) J.resize(col.size(), n);
+    J.col(j) = Eigen::Map<const Vec>(col.data(), col.size());
+  }
+  return J;
+}
+
+// ----- the function families -----
+
+struct Context {
+  const LagrangianSystem& sys;
+  const AutomaticDerivatives* ad;
+  int n, r;
+  EntryNames names;
+  Collector& out;
+};
+
+double constraint_scale(const Context& c, const Vec& q) {
+  if (c.r == 0) return 0.0;
+  Mat A(c.r, c.n);
+  c.sys.constraint_matrix(q, A);
+  return A.cwiseAbs().maxCoeff();
+}
+
+std::string vec_entry(const EntryNames& nm, int i) { return nm.index(i); }
+
+void check_potential(Context& c, const Vec& q) {
+  Vec g(c.n);
+  c.sys.potential_gradient(q, g);
+  Vec gref(c.n);
+  if (c.ad)
+    c.ad->automatic_potential_gradient(q, gref);
+  else
+    gref = jacobian([&](const Vec& x) { Mat v(1, 1); v(0, 0) = c.sys.potential(x); return v; }, q).transpose();
+  c.out.compare("potential_gradient", c.ad ? "AD" : "central difference", c.ad, g, gref,
+                [&](int i, int) { return vec_entry(c.names, i); }, std::abs(c.sys.potential(q)));
+
+  Mat H(c.n, c.n), Href(c.n, c.n);
+  c.sys.potential_hessian(q, H);
+  if (c.ad)
+    c.ad->automatic_potential_hessian(q, Href);
+  else
+    Href = jacobian([&](const Vec& x) { Vec gx(c.n); c.sys.potential_gradient(x, gx); return Mat(gx); }, q);
+  c.out.compare("potential_hessian", c.ad ? "AD" : "central difference", c.ad, H, Href,
+                [&](int i, int j) { return c.names.index(i) + c.names.index(j); }, g.cwiseAbs().maxCoeff());
+}
+
+void check_constraint_gradient(Context& c, const Vec& q) {
+  for (int a = 0; a < c.r; ++a) {
+    Mat G(c.n, c.n), Gref(c.n, c.n);
+    c.sys.constraint_gradient(q, a, G);
+    if (c.ad) {
+      c.ad->automatic_constraint_gradient(q, a, Gref);
+    } else {
+      // Column j: ∂(row a of A)/∂q^j.
+      Gref = jacobian([&](const Vec& x) { Mat A(c.r, c.n); c.sys.constraint_matrix(x, A); return Mat(A.row(a).transpose()); }, q);
+    }
+    const std::string prefix = "(a=" + std::to_string(a) + ")";
+    c.out.compare("constraint_gradient", c.ad ? "AD" : "central difference", c.ad, G, Gref,
+                  [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); }, constraint_scale(c, q));
+  }
+}
+
+/// Ṁv − ½∂_q(vᵀMv) from M(q) by central differences.
+Vec coriolis_by_differences(const Context& c, const Vec& q, const Vec& v) {
+  auto mass = [&](const Vec& x) { Mat M(c.n, c.n); c.sys.mass(x, M); return M; };
+  Vec cv = Vec::Zero(c.n);
+  if (v.norm() > 0) cv = directional(mass, q, v, step_for(q) / std::max(1.0, v.cwiseAbs().maxCoeff())) * v;
+  Mat dT = jacobian([&](const Vec& x) { Mat e(1, 1); e(0, 0) = v.dot(mass(x) * v); return e; }, q);
+  return cv - 0.5 * dT.transpose();
+}
+
+void check_coriolis(Context& c, const Vec& q, const Vec& v) {
+  if (c.sys.constant_mass() && !c.ad) return;
+  Vec cor(c.n), ref(c.n);
+  c.sys.coriolis(q, v, cor);
+  if (c.ad)
+    c.ad->automatic_coriolis(q, v, ref);
+  else
+    ref = coriolis_by_differences(c, q, v);
+  Mat M(c.n, c.n);
+  c.sys.mass(q, M);
+  c.out.compare("coriolis", c.ad ? "AD" : "central difference", c.ad, cor, ref,
+                [&](int i, int) { return vec_entry(c.names, i); }, M.cwiseAbs().maxCoeff() * v.squaredNorm());
+}
+
+void check_contractions(Context& c, const Vec& q, const Vec& v) {
+  if (!c.ad || c.r == 0) return;
+  Vec k(c.r), kref(c.r);
+  c.ad->model_curvature(q, v, k);
+  c.ad->automatic_curvature(q, v, kref);
+  c.out.compare("curvature", "AD", true, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; },
+                constraint_scale(c, q) * v.squaredNorm());
+  Mat D(c.r, c.n), Dref(c.r, c.n);
+  c.ad->model_constraint_derivative(q, v, D);
+  c.ad->automatic_constraint_derivative(q, v, Dref);
+  c.out.compare("constraint_derivative", "AD", true, D, Dref,
+                [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); },
+                constraint_scale(c, q) * v.norm());
+}
+
+void check_mass(Context& c, const Vec& q) {
+  Mat M(c.n, c.n);
+  c.sys.mass(q, M);
+  const double scale = std::max(M.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
+  const double asym = (M - M.transpose()).cwiseAbs().maxCoeff() / scale;
+  c.out.property("mass_symmetric", "M = Mᵀ", asym <= 1e-12, asym, asym, 0.0,
+                 "mass: M(q) not symmetric (relative asymmetry " + plain(asym) + ")");
+  Eigen::SelfAdjointEigenSolver<Mat> eig(0.5 * (M + M.transpose()), Eigen::EigenvaluesOnly);
+  const double lmin = M.allFinite() ? eig.eigenvalues().minCoeff() : std::numeric_limits<double>::quiet_NaN();
+  const bool spd = lmin > 1e-12 * scale;
+  c.out.property("mass_positive_definite", "λ_min(M) > 0", spd, spd ? 0.0 : 1.0, lmin, 0.0,
+                 "mass: M(q) not positive definite (smallest eigenvalue " + number(lmin) + ")");
+}
+
+void check_rank(Context& c, const Vec& q) {
+  if (c.r == 0) return;
+  Mat A(c.r, c.n);
+  c.sys.constraint_matrix(q, A);
+  double ratio = 0.0;
+  if (A.allFinite()) {
+    Eigen::JacobiSVD<Mat> svd(A);
+    const auto& s = svd.singularValues();
+    ratio = s[0] > 0 ? s[s.size() - 1] / s[0] : 0.0;
+  }
+  const bool full = ratio > 1e-10;
+  c.out.property("constraint_rank", "rank A = r", full, full ? 0.0 : 1.0, ratio, 1.0,
+                 "constraint_matrix: A(q) not of full rank " + std::to_string(c.r) + " (σ_min/σ_max " + plain(ratio) + ")");
+}
+
+/// The states: the given one (or the origin), then `samples` random ones in a box around its q,
+/// v random and projected onto the constraint distribution.
+std::vector<State> sample_states(const LagrangianSystem& sys, const DerivativeCheckOptions& o, int n) {
+  std::vector<State> states;
+  State base;
+  if (o.state) {
+    base = *o.state;
+  } else {
+    base.q = Vec::Zero(n);
+    base.v = Vec::Zero(n);
+  }
+  std::mt19937_64 rng(o.seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  if (o.state) states.push_back(base);
+  for (int k = 0; k < o.samples; ++k) {
+    State s;
+    s.t = base.t;
+    s.q = base.q;
+    for (int i = 0; i < n; ++i) s.q[i] += o.box * u(rng);
+    s.v.resize(n);
+    for (int i = 0; i < n; ++i) s.v[i] = u(rng);
+    sys.project(s);
+    states.push_back(std::move(s));
+  }
+  return states;
+}
+
+// ----- RK4 on the continuous field: energy error O(h⁴), constraint residual at round-off -----
+
+struct FlowErrors {
+  double energy = 0.0, residual = 0.0, speed = 0.0;
+};
+
+FlowErrors run_rk4(const LagrangianSystem& sys, const State& s0, double horizon, int steps) {
+  NonholonomicVectorField field;
+  field.bind(sys);
+  ExplicitRungeKuttaT<> rk(ButcherTableau{{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
+                                          {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6},
+                                          {0.0, 0.5, 0.5, 1.0},
+                                          4});
+  rk.resize(static_cast<int>(s0.q.size()), static_cast<int>(s0.v.size()));
+  State s = s0;
+  const double e0 = sys.energy(s0), h = horizon / steps;
+  FlowErrors out;
+  auto f = [&](double t, const auto& q, const auto& v, auto& qd, auto& vd) { field.evaluate(t, q, v, qd, vd); };
+  for (int k = 0; k < steps; ++k) {
+    rk.step(f, s.t, s.q, s.v, h);
+    s.t += h;
+    out.energy = std::max(out.energy, std::abs(sys.energy(s) - e0));
+    out.speed = std::max(out.speed, s.v.norm());
+    out.residual = std::max(out.residual, sys.constraint_residual(s));
+  }
+  if (!s.q.allFinite() || !s.v.allFinite()) out.energy = out.residual = std::numeric_limits<double>::infinity();
+  return out;
+}
+
+/// The order log2(e(h)/e(h/2)), or 4 when both are at round-off.
+double fitted_order(double coarse, double fine, double roundoff) {
+  if (coarse <= roundoff && fine <= roundoff) return 4.0;
+  return std::log2(coarse / std::max(fine, std::numeric_limits<double>::min()));
+}
+
+// RK4 preserves neither the energy nor the nonlinear invariant A(q)v exactly: both errors must be
+// at round-off or fall like h⁴. A wrong ∇V, ∂A/∂q or Coriolis term makes the field conserve
+// neither, and the error stops falling with h.
+void check_flow(const LagrangianSystem& sys, const State& s0, Collector& out) {
+  const double horizon = 0.5;
+  const int steps = 20;
+  const FlowErrors coarse = run_rk4(sys, s0, horizon, steps);
+  const FlowErrors fine = run_rk4(sys, s0, horizon, 2 * steps);
+  if (!sys.has_external_force()) {  // a forced system need not conserve energy
+    const double roundoff = 1e-11 * std::max(1.0, std::abs(sys.energy(s0)));
+    const double order = fitted_order(coarse.energy, fine.energy, roundoff);
+    const bool pass = std::isfinite(order) && order >= 3.5;
+    out.property("rk4_energy", "energy error order >= 3.5", pass, pass ? 0.0 : 1.0, order, 4.0,
+                 "rk4_energy: energy error of the continuous flow falls like h^" + plain(order) + " (" +
+                     plain(coarse.energy) + " at h, " + plain(fine.energy) + " at h/2), not h^4");
+  }
+  const double speed = std::max(1.0, std::max(coarse.speed, fine.speed));
+  const double order = fitted_order(coarse.residual / speed, fine.residual / speed, 1e-10);
+  const bool pass = std::isfinite(order) && order >= 3.5;
+  out.property("rk4_constraint", "residual |Av|/|v| round-off or O(h^4)", pass, pass ? 0.0 : 1.0, order, 4.0,
+               "rk4_constraint: constraint residual of the continuous flow (" + plain(coarse.residual / speed) +
+                   " at h, " + plain(fine.residual / speed) + " at h/2, relative to |v|) falls like h^" +
+                   plain(order) + ", not at round-off or h^4");
+}
+
+}  // namespace
+
+DerivativeCheckResult check_derivatives(const LagrangianSystem& sys, const DerivativeCheckOptions& o) {
+  const int n = sys.dof(), r = sys.num_constraints();
+  Collector out("AD", o.ad_tolerance, o.fd_tolerance);
+  Context c{sys, dynamic_cast<const AutomaticDerivatives*>(&sys), n, r, EntryNames{sys.layout().q}, out};
+  const std::vector<State> states = sample_states(sys, o, n);
+  for (const State& s : states) {
+    check_potential(c, s.q);
+    check_constraint_gradient(c, s.q);
+    check_coriolis(c, s.q, s.v);
+    check_contractions(c, s.q, s.v);
+    check_mass(c, s.q);
+    check_rank(c, s.q);
+  }
+  if (o.flow && !states.empty()) {
+    State s0 = states.size() > 1 ? states[1] : states[0];
+    if (s0.v.norm() == 0.0 && states.size() > 1) s0 = states.back();
+    check_flow(sys, s0, out);
+  }
+  return std::move(out).result();
+}
+
+std::string format_check_result(const std::string& name, const DerivativeCheckResult& result) {
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-24s %-34s %14s %7s\n", "function", "compared with", "worst rel err", "states");
+  os << name << ":\n" << line;
+  for (const auto& s : result.summary) {
+    std::snprintf(line, sizeof line, "%-24s %-34s %14.3g %7d\n", s.function.c_str(), s.reference.c_str(),
+                  s.worst_relative_error, s.states);
+    os << line;
+  }
+  for (const auto& f : result.findings) os << name << ": " << f.message << "\n";
+  return os.str();
+}
+
+}  // namespace dalembert
