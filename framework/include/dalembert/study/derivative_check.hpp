@@ -30,6 +30,9 @@ struct FunctionSummary {
   std::string reference;  ///< "AD", "central difference", or the property checked
   double worst_relative_error = 0.0;
   int states = 0;
+  /// For a property (SPD, rank, flow): its least favourable measured value over the states
+  /// (asymmetry, smallest eigenvalue, σ_min/σ_max, fitted order); unset for a comparison.
+  std::optional<double> measured;
 };
 
 struct DerivativeCheckOptions {
