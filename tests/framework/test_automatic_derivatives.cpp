@@ -10,6 +10,7 @@
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/derivative_check.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -259,4 +260,131 @@ TEST_CASE("the example sleigh's energy is conserved by RK4 at order 4 (M(q) and 
   const double e1 = energy_error(30), e2 = energy_error(60);
   INFO("energy errors " << e1 << ", " << e2);
   CHECK(std::log2(e1 / e2) == Approx(4.0).margin(0.4));
+}
+
+namespace {
+
+/// A model whose size is a run-time parameter (dof = constraints = Eigen::Dynamic): k independent
+/// copies of the example sleigh in its bowl, n = 3k, r = k, M(q) and A(q) block diagonal. Each copy
+/// must move exactly as the fixed-size sleigh does.
+struct SleighFleet {
+  static constexpr int dof = Eigen::Dynamic, constraints = Eigen::Dynamic;
+  SleighInBowlModel one;
+  int k;
+  int n() const { return 3 * k; }
+  int r() const { return k; }
+  void mass(const auto& q, auto&& M) const {
+    M.setZero();
+    for (int b = 0; b < k; ++b) one.mass(q.template segment<3>(3 * b), M.template block<3, 3>(3 * b, 3 * b));
+  }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> {
+    scalar_t<decltype(q)> V(0.0);
+    for (int b = 0; b < k; ++b) V += one.potential(q.template segment<3>(3 * b));
+    return V;
+  }
+  void constraint_matrix(const auto& q, auto&& A) const {
+    A.setZero();
+    for (int b = 0; b < k; ++b) one.constraint_matrix(q.template segment<3>(3 * b), A.template block<1, 3>(b, 3 * b));
+  }
+};
+class SleighFleetSystem final : public FixedLagrangianSystem<SleighFleet> {
+ public:
+  using FixedLagrangianSystem::FixedLagrangianSystem;
+  Layout layout() const override {
+    Layout l;
+    for (int b = 0; b < fixed_model().k; ++b)
+      for (const char* c : {"x", "y", "theta"}) {
+        l.q.push_back(c + std::to_string(b));
+        l.v.push_back(c + std::string("dot") + std::to_string(b));
+      }
+    return l;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a model of run-time size gets the same derivatives and RK4 trajectory as its fixed-size copies",
+          "[framework][ad]") {
+  SleighInBowlModel one = sleigh_model();
+  one.k = 2.0;
+  const SleighInBowl single(one);
+  const int k = 3;
+  const SleighFleetSystem fleet(SleighFleet{one, k});
+  REQUIRE(fleet.dof() == 9);
+  REQUIRE(fleet.num_constraints() == 3);
+  CHECK_FALSE(fleet.constant_mass());
+  CHECK(fleet.runge_kutta({{{}, {1.0}}, {0.5, 0.5}, {0.0, 1.0}, 2}) == nullptr);  // no compiled scheme at run-time size
+
+  // Derivatives: block b of each fleet derivative equals the single sleigh's at (q_b, v_b).
+  std::mt19937_64 rng(29);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Vec q = random_vector(rng, 9, 2.0), v = random_vector(rng, 9, 2.0);
+    Vec g(9), c(9), curv(3);
+    Mat H(9, 9), G(9, 9), DA(3, 9);
+    fleet.potential_gradient(q, g);
+    fleet.potential_hessian(q, H);
+    fleet.coriolis(q, v, c);
+    fleet.model_curvature(q, v, curv);
+    fleet.model_constraint_derivative(q, v, DA);
+    for (int b = 0; b < k; ++b) {
+      const Vec qb = q.segment<3>(3 * b), vb = v.segment<3>(3 * b);
+      Vec gb(3), cb(3), curvb(1);
+      Mat Hb(3, 3), Gb(3, 3), DAb(1, 3);
+      single.potential_gradient(qb, gb);
+      single.potential_hessian(qb, Hb);
+      single.coriolis(qb, vb, cb);
+      single.model_curvature(qb, vb, curvb);
+      single.model_constraint_derivative(qb, vb, DAb);
+      fleet.constraint_gradient(q, b, G);
+      single.constraint_gradient(qb, 0, Gb);
+      worst = std::max({worst, relative_difference(g.segment<3>(3 * b), gb), relative_difference(H.block<3, 3>(3 * b, 3 * b), Hb),
+                        relative_difference(c.segment<3>(3 * b), cb), std::abs(curv[b] - curvb[0]),
+                        relative_difference(DA.block<1, 3>(b, 3 * b), DAb), relative_difference(G.block<3, 3>(3 * b, 3 * b), Gb)});
+      // Off the diagonal blocks the copies do not interact: exact zeros.
+      CHECK((G.norm() - G.block<3, 3>(3 * b, 3 * b).norm()) == 0.0);
+    }
+    CHECK(H.block<3, 3>(0, 3).norm() + H.block<3, 3>(3, 6).norm() == 0.0);
+  }
+  INFO("worst difference fleet vs single sleigh " << worst);
+  CHECK(worst <= 1e-15);
+
+  // Trajectory: RK4 on the generic field of the fleet, copy b against the single sleigh from (q_b, v_b).
+  NonholonomicVectorField fleet_field, single_field;
+  fleet_field.bind(fleet);
+  single_field.bind(single);
+  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
+  State s = test::make_state({1.0, 0.0, 0.3, -0.5, 0.8, 2.0, 0.2, -1.0, -1.2}, {0.1, 0.2, 0.5, -0.3, 0.4, -0.6, 0.7, 0.0, 0.9});
+  fleet.project(s);
+  std::vector<State> copies;
+  for (int b = 0; b < k; ++b)
+    copies.push_back(test::make_state({s.q[3 * b], s.q[3 * b + 1], s.q[3 * b + 2]}, {s.v[3 * b], s.v[3 * b + 1], s.v[3 * b + 2]}));
+  const double E0 = fleet.energy(s), h = 0.05;
+  rk.resize(9, 9);
+  for (int step = 0; step < 100; ++step) {
+    rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { fleet_field.evaluate(t, q, v, qd, vd); }, s.t, s.q, s.v, h);
+    s.t += h;
+  }
+  rk.resize(3, 3);
+  double apart = 0.0;
+  for (int b = 0; b < k; ++b) {
+    State& c = copies[static_cast<std::size_t>(b)];
+    for (int step = 0; step < 100; ++step) {
+      rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { single_field.evaluate(t, q, v, qd, vd); }, c.t, c.q, c.v, h);
+      c.t += h;
+    }
+    apart = std::max({apart, (s.q.segment<3>(3 * b) - c.q).lpNorm<Eigen::Infinity>(),
+                      (s.v.segment<3>(3 * b) - c.v).lpNorm<Eigen::Infinity>()});
+  }
+  INFO("fleet vs single sleighs after 100 RK4 steps: " << apart << "; energy drift " << std::abs(fleet.energy(s) - E0));
+  CHECK(apart <= 1e-12);
+  CHECK(std::abs(fleet.energy(s) - E0) <= 1e-5 * E0);
+  CHECK(fleet.constraint_residual(s) <= 1e-6);
+
+  DerivativeCheckOptions options;  // `dalembert check` on the fleet: SPD, rank 3, RK4 orders
+  options.flow = true;
+  const DerivativeCheckResult checked = check_derivatives(fleet, options);
+  INFO(format_check_result("sleigh_fleet", checked));
+  CHECK(checked.ok());
+  CHECK(checked.summary.size() >= 6);
 }

@@ -12,7 +12,10 @@
 //
 // The model struct — L = ½vᵀM(q)v − V(q) and A(q), generic in the scalar (math/forward_derivatives.hpp
 // says how: a `-> scalar_t<decltype(q)>` result, unqualified sin/cos after `using std::sin;`):
-//   static constexpr int dof = n, constraints = r;
+//   static constexpr int dof = n, constraints = r;  either may be Eigen::Dynamic (a size chosen by a
+//   int n() const; int r() const;                   parameter): the model then says it at run time,
+//                                                   AD runs on dynamic-size duals (which allocate),
+//                                                   and the compiled schemes are not offered
 //   auto potential(const auto& q) const -> scalar_t<decltype(q)>;  V(q)
 //   void constraint_matrix(const auto& q, auto&& A) const;         A(q), r×n
 // and optionally
@@ -103,8 +106,8 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   const Model& fixed_model() const { return model_; }
 
   // ----- ConstrainedLagrangian, through the model (derivatives it does not write: AD) -----
-  int dof() const final { return N; }
-  int num_constraints() const final { return R; }
+  int dof() const final { return access_.n(); }
+  int num_constraints() const final { return access_.r(); }
   void mass(ConstVecRef q, MatRef M) const final { access_.mass(q, M); }
   bool constant_mass() const final { return Access::constant_mass(); }
   void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const final { access_.coriolis(q, v, c); }
@@ -124,7 +127,7 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   // ----- System, at fixed size (observers call these every step) -----
   double energy(const State& s) const override {  // ½vᵀM(q)v + V(q)
     const VecN q = s.q, v = s.v;
-    MatN M;
+    MatN M = Access::template sized<MatN>(access_.n(), access_.n());
     access_.mass(q, M);
     return 0.5 * v.dot(M * v) + model_.potential(q);
   }
@@ -132,7 +135,8 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
     if constexpr (R == 0) {
       return 0.0;
     } else {
-      MatRN A;
+      if (access_.r() == 0) return 0.0;
+      MatRN A = Access::template sized<MatRN>(access_.r(), access_.n());
       model_.constraint_matrix(s.q, A);
       return (A * VecN(s.v)).template lpNorm<Eigen::Infinity>();
     }
@@ -152,13 +156,13 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   void automatic_potential_gradient(ConstVecRef q, VecRef g) const override { ad::potential_gradient<N>(model_, q, g); }
   void automatic_potential_hessian(ConstVecRef q, MatRef H) const override { ad::potential_hessian<N>(model_, q, H); }
   void automatic_constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
-    ad::constraint_gradient<N, R>(model_, R, q, a, G);
+    ad::constraint_gradient<N, R>(model_, access_.r(), q, a, G);
   }
   void automatic_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override {
-    ad::curvature<N, R>(model_, R, q, v, c);
+    ad::curvature<N, R>(model_, access_.r(), q, v, c);
   }
   void automatic_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
-    ad::constraint_derivative<N, R>(model_, R, q, w, DA);
+    ad::constraint_derivative<N, R>(model_, access_.r(), q, w, DA);
   }
   void automatic_coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const override {
     if constexpr (Access::configuration_mass)
@@ -171,8 +175,10 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
     access_.constraint_derivative(q, w, DA);
   }
 
-  // ----- CompiledSchemes: for a constant M and no external force (what their templates assume) -----
-  static constexpr bool compiles_schemes = Access::constant_mass() && !external_force_model;
+  // ----- CompiledSchemes: for fixed sizes, a constant M and no external force (what their templates
+  // assume) -----
+  static constexpr bool compiles_schemes =
+      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
     if constexpr (compiles_schemes)
       return std::make_unique<CompiledRungeKutta<Model>>(model_, tableau);

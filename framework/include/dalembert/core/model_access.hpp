@@ -109,8 +109,24 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
 
   void bind(const Model& model) { model_ = &model; }
   const Model& model() const { return *model_; }
-  static constexpr int n() { return Model::dof; }
-  static constexpr int r() { return Model::constraints; }
+  /// n and r: the model's compile-time sizes, or, where one is Eigen::Dynamic, its n() or r().
+  int n() const {
+    if constexpr (N == Eigen::Dynamic)
+      return model_->n();
+    else
+      return N;
+  }
+  int r() const {
+    if constexpr (R == Eigen::Dynamic)
+      return model_->r();
+    else
+      return R;
+  }
+  /// A matrix of type Mat with `rows` × `cols` entries (fixed types ignore the sizes).
+  template <class Mat>
+  static Mat sized(int rows, int cols) {
+    return ad::sized<Mat>(rows, cols);
+  }
   static constexpr bool constant_mass() { return !configuration_mass; }
   void mass(const auto& q, auto&& M) const {
     if constexpr (configuration_mass)
@@ -147,7 +163,7 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     if constexpr (hand_constraint_gradient)
       model_->constraint_gradient(q, a, G);
     else
-      ad::constraint_gradient<N, R>(*model_, R, q, a, G);
+      ad::constraint_gradient<N, R>(*model_, r(), q, a, G);
   }
 
   /// Whether the model gives A(q)x and A(q)ᵀλ in closed form (apply_constraint, add_constraint_force):
@@ -169,10 +185,10 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     if constexpr (hand_curvature) {
       model_->curvature(q, v, c);
     } else if constexpr (hand_constraint_gradient) {
-      MatN G;
-      gradient_curvature(*model_, R, q, v, c, G);
+      MatN G = sized<MatN>(n(), n());
+      gradient_curvature(*model_, r(), q, v, c, G);
     } else {
-      ad::curvature<N, R>(*model_, R, q, v, c);
+      ad::curvature<N, R>(*model_, r(), q, v, c);
     }
   }
   /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i
@@ -180,19 +196,19 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     if constexpr (hand_constraint_derivative) {
       model_->constraint_derivative(q, w, DA);
     } else if constexpr (hand_constraint_gradient) {
-      MatN G;
-      gradient_derivative(*model_, R, q, w, DA, G);
+      MatN G = sized<MatN>(n(), n());
+      gradient_derivative(*model_, r(), q, w, DA, G);
     } else {
-      ad::constraint_derivative<N, R>(*model_, R, q, w, DA);
+      ad::constraint_derivative<N, R>(*model_, r(), q, w, DA);
     }
   }
   /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
   void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
     if constexpr (hand_constraint_gradient) {
-      MatN G;
-      gradient_transpose_derivative(*model_, R, q, lambda, K, G);
+      MatN G = sized<MatN>(n(), n());
+      gradient_transpose_derivative(*model_, r(), q, lambda, K, G);
     } else {
-      ad::transpose_derivative<N, R>(*model_, R, q, lambda, K);
+      ad::transpose_derivative<N, R>(*model_, r(), q, lambda, K);
     }
   }
 

@@ -45,6 +45,19 @@ M sized(Eigen::Index rows, Eigen::Index cols) {
     return M();
 }
 
+/// The n derivatives of x. A dynamic-size dual that never met a variable (a constant entry of A, a
+/// constant V) has an empty derivative vector: it reads as n zeros.
+template <class D>
+decltype(auto) derivatives_of(const D& x, Eigen::Index n) {
+  using Der = typename D::DerType;
+  if constexpr (Der::SizeAtCompileTime == Eigen::Dynamic) {
+    if (x.derivatives().size() == 0) return Der(Der::Zero(n));
+    return Der(x.derivatives());
+  } else {
+    return x.derivatives();
+  }
+}
+
 /// x_i = q_i + ε_i: the variables of a full Jacobian (n directions).
 template <int N, class Q>
 Matrix<Dual<N>, N> seed_all(const Q& q) {
@@ -86,7 +99,7 @@ Matrix<DualOverDirection<N>, N> seed_hessian_column(const Q& q, Eigen::Index j) 
 template <int N, class Model, class Q, class G>
 void potential_gradient(const Model& model, const Q& q, G&& g) {
   const Dual<N> V = model.potential(seed_all<N>(q));
-  g = V.derivatives();
+  g = derivatives_of(V, q.size());
 }
 
 /// H = ∇²V(q), one column per pass: column j = d/dδ ∇V(q + δe_j). Measured on the chaotic particle
@@ -95,7 +108,8 @@ template <int N, class Model, class Q, class H>
 void potential_hessian(const Model& model, const Q& q, H&& hess) {
   for (Eigen::Index j = 0; j < q.size(); ++j) {
     const DualOverDirection<N> V = model.potential(seed_hessian_column<N>(q, j));
-    for (Eigen::Index i = 0; i < q.size(); ++i) hess(i, j) = V.derivatives()[i].derivatives()[0];
+    const auto& dV = derivatives_of(V, q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) hess(i, j) = dV[i].derivatives()[0];
   }
 }
 
@@ -114,7 +128,7 @@ auto constraint_matrix_of(const Model& model, Eigen::Index r, const X& x) {
 template <int N, int R, class Model, class Q, class G>
 void constraint_gradient(const Model& model, Eigen::Index r, const Q& q, int a, G&& grad) {
   const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
-  for (Eigen::Index i = 0; i < q.size(); ++i) grad.row(i) = A(a, i).derivatives().transpose();
+  for (Eigen::Index i = 0; i < q.size(); ++i) grad.row(i) = derivatives_of(A(a, i), q.size()).transpose();
 }
 
 /// c = (∂A/∂q)[v]v = d/dε A(q + εv) v at ε = 0: one direction.
@@ -134,7 +148,7 @@ void constraint_derivative(const Model& model, Eigen::Index r, const Q& q, const
   const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
   for (Eigen::Index a = 0; a < r; ++a) {
     Matrix<double, N> row = Matrix<double, N>::Zero(q.size());
-    for (Eigen::Index i = 0; i < q.size(); ++i) row += w[i] * A(a, i).derivatives();
+    for (Eigen::Index i = 0; i < q.size(); ++i) row += w[i] * derivatives_of(A(a, i), q.size());
     DA.row(a) = row.transpose();
   }
 }
@@ -145,7 +159,7 @@ void transpose_derivative(const Model& model, Eigen::Index r, const Q& q, const 
   const auto A = constraint_matrix_of<N, R>(model, r, seed_all<N>(q));
   for (Eigen::Index i = 0; i < q.size(); ++i) {
     Matrix<double, N> row = Matrix<double, N>::Zero(q.size());
-    for (Eigen::Index a = 0; a < r; ++a) row += lambda[a] * A(a, i).derivatives();
+    for (Eigen::Index a = 0; a < r; ++a) row += lambda[a] * derivatives_of(A(a, i), q.size());
     k.row(i) = row.transpose();
   }
 }
@@ -181,7 +195,7 @@ void coriolis(const Model& model, const Q& q, const V& v, C&& c) {
     double mdot_v = 0.0;
     for (Eigen::Index j = 0; j < n; ++j) {
       mdot_v += Md(i, j).derivatives()[0] * v[j];
-      grad += (0.5 * v[i] * v[j]) * Mq(i, j).derivatives();
+      grad += (0.5 * v[i] * v[j]) * derivatives_of(Mq(i, j), n);
     }
     c[i] = mdot_v;
   }
