@@ -5,7 +5,7 @@
 //    e₂ = (0,1,0) (spec §2.1; GNI, RDP).
 // Exact solution: the closed form of spec §2.1, x and y by Gauss–Legendre quadrature.
 #include <cmath>
-#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_lagrangian_system.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -13,27 +13,26 @@ namespace {
 
 using namespace dalembert;
 
-class ChaplyginSleigh final : public LagrangianSystem, public LieGroupModel {
+/// The ConstrainedLagrangian form (spec §2.1, eq. 29) as L and A: ∂μ/∂q, whose contraction is
+/// (∂μ/∂q)[v]v = θ̇ (cosθ ẋ + sinθ ẏ) = ω v, comes from AD.
+struct SleighModel {
+  static constexpr int dof = 3, constraints = 1;
+  double I, m, a;
+  void mass(auto&& M) const { M = Eigen::Vector3d(I, m, m).asDiagonal(); }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
+  // μ(q) = [a, sinθ, −cosθ]
+  void constraint_matrix(const auto& q, auto&& A) const {
+    using std::cos, std::sin;
+    A << a, sin(q[0]), -cos(q[0]);
+  }
+};
+
+class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public LieGroupModel {
  public:
-  ChaplyginSleigh(double I, double m, double a) : I_(I), m_(m), a_(a), Ip_(I + m * a * a) {}
+  ChaplyginSleigh(double I, double m, double a)
+      : FixedLagrangianSystem(SleighModel{I, m, a}), I_(I), m_(m), a_(a), Ip_(I + m * a * a) {}
 
   Layout layout() const override { return {{"theta", "x", "y"}, {"thetadot", "xdot", "ydot"}}; }
-
-  // ---- ConstrainedLagrangian (spec §2.1, eq. 29) ----
-  int dof() const override { return 3; }
-  int num_constraints() const override { return 1; }
-  void mass(ConstVecRef, MatRef M) const override { M = Eigen::Vector3d(I_, m_, m_).asDiagonal(); }
-  double potential(ConstVecRef) const override { return 0.0; }
-  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
-  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
-  // μ(q) = [a, sinθ, −cosθ]
-  void constraint_matrix(ConstVecRef q, MatRef A) const override { A << a_, std::sin(q[0]), -std::cos(q[0]); }
-  // ∂μ_x/∂θ = cosθ, ∂μ_y/∂θ = sinθ, so (∂μ/∂q)[v]v = θ̇ (cosθ ẋ + sinθ ẏ) = ω v (spec §2.1)
-  void constraint_gradient(ConstVecRef q, int, MatRef G) const override {
-    G.setZero();
-    G(1, 0) = std::cos(q[0]);
-    G(2, 0) = std::sin(q[0]);
-  }
 
   // ---- LieGroupModel (spec §2.1, reduced form) ----
   LieGroup group() const override { return LieGroup::SE2; }

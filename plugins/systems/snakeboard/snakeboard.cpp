@@ -1,11 +1,12 @@
 // The snakeboard (seed 001 §6.2, spec 001 §2.2) on S¹ × S¹ × SE(2): q = (ψ, φ, θ, x, y), ψ the rotor
 // angle, φ the wheel angle, (θ, x, y) the board pose; v = q̇. Joint torques u_ψ = A_ψ cos(2π f_ψ t),
 // u_φ = A_φ sin(2π f_φ t) (spec §2.2 "choice": torques, F = (u_ψ, u_φ, 0, 0, 0)). Two models:
-//  * ConstrainedLagrangian: constant M, constraint rows (34) (regular while cos φ ≠ 0) — RK methods;
+//  * ConstrainedLagrangian, in L-and-A form: constant M, constraint rows (34) (regular while
+//    cos φ ≠ 0) — RK methods;
 //  * LieGroupModel: ℓ = ½(u, ξ)ᵀ𝕄(u, ξ) with 𝕄 = M, connection A(r) and the regular direction
 //    ẽ₁(φ) = (sin φ, −l cos φ, 0) (spec §2.2, §3.3) — GNI and RDP, regular through cos φ = 0.
 #include <cmath>
-#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_lagrangian_system.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -22,54 +23,47 @@ struct Params {
   double m, l, I, J, a_psi, f_psi, a_phi, f_phi;
 };
 
-class Snakeboard final : public LagrangianSystem, public LieGroupModel {
+/// The ConstrainedLagrangian form as L and A (V = 0): ∂μ/∂q, whose contraction is μ̇q̇ of spec §2.2,
+/// comes from AD.
+struct SnakeboardModel {
+  static constexpr int dof = 5, constraints = 2;
+  Params p;
+  // M (spec §2.2): L = ½Iψ̇² + Iψ̇θ̇ + ½ml²θ̇² + Jφ̇² + ½m(ẋ² + ẏ²)
+  void mass(auto&& M) const {
+    M.setZero();
+    M(0, 0) = p.I;
+    M(0, 2) = M(2, 0) = p.I;
+    M(1, 1) = 2 * p.J;
+    M(2, 2) = p.m * p.l * p.l;
+    M(3, 3) = M(4, 4) = p.m;
+  }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
+  // (34): μ = [[0, 0, −l cosφ, −sin(θ+φ), cos(θ+φ)], [0, 0, l cosφ, −sin(θ−φ), cos(θ−φ)]]
+  void constraint_matrix(const auto& q, auto&& A) const {
+    using std::cos, std::sin;
+    const auto& phi = q[1];
+    const auto& th = q[2];
+    A << 0.0, 0.0, -p.l * cos(phi), -sin(th + phi), cos(th + phi),  //
+        0.0, 0.0, p.l * cos(phi), -sin(th - phi), cos(th - phi);
+  }
+  // F = (u_ψ, u_φ, 0, 0, 0) (spec §2.2)
+  void external_force(double t, const auto&, const auto&, auto&& f) const {
+    f.setZero();
+    f[0] = u_psi(t);
+    f[1] = u_phi(t);
+  }
+  double u_psi(double t) const { return p.a_psi * std::cos(2 * pi * p.f_psi * t); }
+  double u_phi(double t) const { return p.a_phi * std::sin(2 * pi * p.f_phi * t); }
+};
+
+class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public LieGroupModel {
  public:
-  explicit Snakeboard(const Params& p) : p_(p) {
-    // M (spec §2.2): L = ½Iψ̇² + Iψ̇θ̇ + ½ml²θ̇² + Jφ̇² + ½m(ẋ² + ẏ²)
-    M_.setZero(5, 5);
-    M_(0, 0) = p.I;
-    M_(0, 2) = M_(2, 0) = p.I;
-    M_(1, 1) = 2 * p.J;
-    M_(2, 2) = p.m * p.l * p.l;
-    M_(3, 3) = M_(4, 4) = p.m;
+  explicit Snakeboard(const Params& p) : FixedLagrangianSystem(SnakeboardModel{p}), p_(p) {
+    fixed_model().mass(M_);
   }
 
   Layout layout() const override {
     return {{"psi", "phi", "theta", "x", "y"}, {"psidot", "phidot", "thetadot", "xdot", "ydot"}};
-  }
-
-  // ---- ConstrainedLagrangian ----
-  int dof() const override { return 5; }
-  int num_constraints() const override { return 2; }
-  void mass(ConstVecRef, MatRef M) const override { M = M_; }
-  double potential(ConstVecRef) const override { return 0.0; }
-  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
-  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
-  // (34): μ = [[0, 0, −l cosφ, −sin(θ+φ), cos(θ+φ)], [0, 0, l cosφ, −sin(θ−φ), cos(θ−φ)]]
-  void constraint_matrix(ConstVecRef q, MatRef A) const override {
-    const double phi = q[1], th = q[2], l = p_.l;
-    A << 0, 0, -l * std::cos(phi), -std::sin(th + phi), std::cos(th + phi),  //
-        0, 0, l * std::cos(phi), -std::sin(th - phi), std::cos(th - phi);
-  }
-  // G^a_{ij} = ∂μ_{ai}/∂q^j; nonzero columns j = φ (1) and θ (2). Then Σ G v v = μ̇q̇ of spec §2.2.
-  void constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
-    const double phi = q[1], th = q[2], l = p_.l;
-    G.setZero();
-    if (a == 0) {
-      G(2, 1) = l * std::sin(phi);
-      G(3, 1) = -std::cos(th + phi), G(4, 1) = -std::sin(th + phi);
-      G(3, 2) = -std::cos(th + phi), G(4, 2) = -std::sin(th + phi);
-    } else {
-      G(2, 1) = -l * std::sin(phi);
-      G(3, 1) = std::cos(th - phi), G(4, 1) = std::sin(th - phi);
-      G(3, 2) = -std::cos(th - phi), G(4, 2) = -std::sin(th - phi);
-    }
-  }
-  bool has_external_force() const override { return true; }
-  void external_force(double t, ConstVecRef, ConstVecRef, VecRef f) const override {
-    f.setZero();
-    f[0] = u_psi(t);
-    f[1] = u_phi(t);
   }
 
   // ---- LieGroupModel (spec §2.2, §3.3) ----
@@ -95,7 +89,7 @@ class Snakeboard final : public LagrangianSystem, public LieGroupModel {
   // ‖μ(q)q̇‖∞ with the rows (34); refused on their singular set cos φ = 0 (spec §2.2)
   double constraint_residual(const State& s) const override {
     check_regular(s);
-    return LagrangianSystem::constraint_residual(s);
+    return FixedLagrangianSystem::constraint_residual(s);
   }
   void diagnostic_names(std::vector<std::string>& n) const override {
     n = {"rotor_momentum", "p1", "v_forward", "v_lateral", "u_psi", "u_phi"};
@@ -114,8 +108,8 @@ class Snakeboard final : public LagrangianSystem, public LieGroupModel {
     out[5] = u_phi(s.t);
   }
 
-  double u_psi(double t) const { return p_.a_psi * std::cos(2 * pi * p_.f_psi * t); }
-  double u_phi(double t) const { return p_.a_phi * std::sin(2 * pi * p_.f_phi * t); }
+  double u_psi(double t) const { return fixed_model().u_psi(t); }
+  double u_phi(double t) const { return fixed_model().u_phi(t); }
 
  private:
   void check_regular(const State& s) const {
@@ -131,7 +125,7 @@ class Snakeboard final : public LagrangianSystem, public LieGroupModel {
     }
   }
   Params p_;
-  Mat M_;
+  Eigen::Matrix<double, 5, 5> M_;
 };
 
 PluginDescriptor describe() {

@@ -9,7 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <complex>
-#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_lagrangian_system.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <numbers>
@@ -25,30 +25,28 @@ struct DiskParams {
   double a = 0.2, b = 0.2, R = 0.01, m = 0.0025, I = 1.25e-7, J = 6.25e-8;
 };
 
-class VerticalRollingDisk final : public LagrangianSystem, public Guarded, public ExactEventLocator {
+/// The ConstrainedLagrangian form as L and A (V = 0): ∂A/∂q comes from AD.
+struct DiskModel {
+  static constexpr int dof = 4, constraints = 2;
+  DiskParams p;
+  // M = diag(m, m, I, J) (spec 004 §3, "Lagrangian").
+  void mass(auto&& M) const {
+    M.setZero();
+    M.diagonal() << p.m, p.m, p.I, p.J;
+  }
+  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
+  // A(φ) = [[1,0,−R cosφ,0],[0,1,−R sinφ,0]] (eqs. 23–24).
+  void constraint_matrix(const auto& q, auto&& A) const {
+    using std::cos, std::sin;
+    A << 1.0, 0.0, -p.R * cos(q[3]), 0.0, 0.0, 1.0, -p.R * sin(q[3]), 0.0;
+  }
+};
+
+class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, public Guarded, public ExactEventLocator {
  public:
-  explicit VerticalRollingDisk(const DiskParams& p) : p_(p) {}
+  explicit VerticalRollingDisk(const DiskParams& p) : FixedLagrangianSystem(DiskModel{p}), p_(p) {}
 
   Layout layout() const override { return {{"x", "y", "theta", "phi"}, {"xdot", "ydot", "thetadot", "phidot"}}; }
-  int dof() const override { return 4; }
-  int num_constraints() const override { return 2; }
-  // M = diag(m, m, I, J) (spec 004 §3, "Lagrangian").
-  void mass(ConstVecRef, MatRef M) const override {
-    M.setZero();
-    M.diagonal() << p_.m, p_.m, p_.I, p_.J;
-  }
-  double potential(ConstVecRef) const override { return 0.0; }
-  void potential_gradient(ConstVecRef, VecRef g) const override { g.setZero(); }
-  void potential_hessian(ConstVecRef, MatRef H) const override { H.setZero(); }
-  // A(φ) = [[1,0,−R cosφ,0],[0,1,−R sinφ,0]] (eqs. 23–24).
-  void constraint_matrix(ConstVecRef q, MatRef A) const override {
-    A << 1.0, 0.0, -p_.R * std::cos(q[3]), 0.0, 0.0, 1.0, -p_.R * std::sin(q[3]), 0.0;
-  }
-  // ∂A_{a,θ}/∂φ: a = 0: R sinφ; a = 1: −R cosφ.
-  void constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
-    G.setZero();
-    G(2, 3) = a == 0 ? p_.R * std::sin(q[3]) : -p_.R * std::cos(q[3]);
-  }
 
   // The penny's independent velocities are (θ̇, φ̇); ẋ, ẏ follow from the constraints (spec 004 §4:
   // "the velocities follow from the constraints"). So a state is moved onto Δ by keeping θ̇, φ̇ and

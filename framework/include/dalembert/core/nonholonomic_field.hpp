@@ -73,7 +73,10 @@ void gradient_transpose_derivative(const Model& model, int r, const Q& q, const 
   }
 }
 
-/// The contractions above for any plugin system, with one n×n work buffer.
+class AutomaticDerivatives;
+
+/// The contractions above for any plugin system, with one n×n work buffer; an L-and-A system
+/// (AutomaticDerivatives) gives (∂A/∂q)[v]v and DA[w] itself.
 class BOOST_SYMBOL_VISIBLE ConstraintContractions {
  public:
   void bind(const ConstrainedLagrangian& model);
@@ -86,6 +89,7 @@ class BOOST_SYMBOL_VISIBLE ConstraintContractions {
 
  private:
   const ConstrainedLagrangian* model_ = nullptr;
+  const AutomaticDerivatives* automatic_ = nullptr;
   Mat G_;
 };
 
