@@ -37,14 +37,27 @@ struct EntryNames {
   std::string index(int i) const { return "[" + (i < static_cast<int>(q.size()) ? q[i] : std::to_string(i)) + "]"; }
 };
 
+/// What a comparison compares: a hand-written derivative with AD or with central differences, or
+/// (a derivative the framework derives) AD with central differences — which catches a model
+/// function that is not differentiable as written (a cast to double, a branch on a dual number).
+enum class Source { HandVsAD, HandVsDifference, ADVsDifference };
+
+const char* reference_name(Source s) {
+  switch (s) {
+    case Source::HandVsAD: return "AD";
+    case Source::HandVsDifference: return "central difference";
+    case Source::ADVsDifference: return "AD vs central difference";
+  }
+  return "";
+}
+
 /// Collects comparisons: per function the worst error, and one finding (the worst) per function.
 class Collector {
  public:
-  Collector(std::string reference_kind_ad, double tolerance_ad, double tolerance_fd)
-      : ad_(std::move(reference_kind_ad)), tol_ad_(tolerance_ad), tol_fd_(tolerance_fd) {}
+  Collector(double tolerance_ad, double tolerance_fd) : tol_ad_(tolerance_ad), tol_fd_(tolerance_fd) {}
 
   /// Compares hand with reference entrywise; `entry(i, j)` names entry (i, j).
-  void compare(const std::string& function, const std::string& reference, bool is_ad, const Mat& hand, const Mat& ref,
+  void compare(const std::string& function, Source source, const Mat& hand, const Mat& ref,
                const std::function<std::string(int, int)>& entry, double floor) {
     // `floor`: the size of the function differentiated (|A| for ∂A/∂q, ...), so that an array that
     // vanishes at the state does not turn round-off into a relative error of 1.
@@ -63,11 +76,11 @@ class Collector {
         }
         if (e > worst || (std::isinf(e) && !std::isinf(worst))) worst = e, wi = i, wj = j;
       }
-    auto& s = summary(function, reference);
+    auto& s = summary(function, reference_name(source));
     s.states += 1;
     s.worst_relative_error = std::max(s.worst_relative_error, worst);
-    if (worst > (is_ad ? tol_ad_ : tol_fd_))
-      add_finding(function, entry(wi, wj), hand(wi, wj), ref(wi, wj), worst, is_ad ? "AD" : "central difference");
+    if (worst > (source == Source::HandVsAD ? tol_ad_ : tol_fd_))
+      add_finding(function, entry(wi, wj), hand(wi, wj), ref(wi, wj), worst, source);
   }
 
   /// A property failing (SPD, rank, flow): `value` against `expected`.
@@ -103,9 +116,12 @@ class Collector {
     return summary_.back();
   }
   void add_finding(const std::string& function, const std::string& entry, double hand, double ref, double err,
-                   const std::string& kind) {
-    std::string msg = function + entry + ": hand " + number(hand) + " vs " + kind + " " + number(ref) +
-                      " (relative error " + plain(err) + ")";
+                   Source source) {
+    const bool by_ad = source == Source::ADVsDifference;
+    std::string msg = function + entry + (by_ad ? ": AD " : ": hand ") + number(hand) + " vs " +
+                      (source == Source::HandVsAD ? "AD " : "central difference ") + number(ref) +
+                      " (relative error " + plain(err) + ")" +
+                      (by_ad ? "; is the model function generic in the scalar (no cast to double)?" : "");
     keep(DerivativeFinding{function, entry, hand, ref, err, std::move(msg)});
   }
   void keep(DerivativeFinding f) {
@@ -113,7 +129,6 @@ class Collector {
     if (it == worst_.end() || f.relative_error > it->second.relative_error) worst_[f.function] = std::move(f);
   }
 
-  std::string ad_;
   double tol_ad_, tol_fd_;
   std::vector<FunctionSummary> summary_;
   std::map<std::string, DerivativeFinding> worst_;
@@ -154,6 +169,14 @@ struct Context {
   int n, r;
   EntryNames names;
   Collector& out;
+  std::vector<std::string> hand;  // of an AutomaticDerivatives system: the closed forms it writes
+
+  /// A hand-written `function` of an AD system is compared with AD; everything else with central
+  /// differences (a derivative an AD system does not write is then AD's own value).
+  Source source(const std::string& function) const {
+    if (!ad) return Source::HandVsDifference;
+    return std::find(hand.begin(), hand.end(), function) != hand.end() ? Source::HandVsAD : Source::ADVsDifference;
+  }
 };
 
 double constraint_scale(const Context& c, const Vec& q) {
@@ -168,36 +191,39 @@ std::string vec_entry(const EntryNames& nm, int i) { return nm.index(i); }
 void check_potential(Context& c, const Vec& q) {
   Vec g(c.n);
   c.sys.potential_gradient(q, g);
+  const Source sg = c.source("potential_gradient");
   Vec gref(c.n);
-  if (c.ad)
+  if (sg == Source::HandVsAD)
     c.ad->automatic_potential_gradient(q, gref);
   else
     gref = jacobian([&](const Vec& x) { Mat v(1, 1); v(0, 0) = c.sys.potential(x); return v; }, q).transpose();
-  c.out.compare("potential_gradient", c.ad ? "AD" : "central difference", c.ad, g, gref,
-                [&](int i, int) { return vec_entry(c.names, i); }, std::abs(c.sys.potential(q)));
+  c.out.compare("potential_gradient", sg, g, gref, [&](int i, int) { return vec_entry(c.names, i); },
+                std::abs(c.sys.potential(q)));
 
   Mat H(c.n, c.n), Href(c.n, c.n);
   c.sys.potential_hessian(q, H);
-  if (c.ad)
+  const Source sh = c.source("potential_hessian");
+  if (sh == Source::HandVsAD)
     c.ad->automatic_potential_hessian(q, Href);
   else
     Href = jacobian([&](const Vec& x) { Vec gx(c.n); c.sys.potential_gradient(x, gx); return Mat(gx); }, q);
-  c.out.compare("potential_hessian", c.ad ? "AD" : "central difference", c.ad, H, Href,
-                [&](int i, int j) { return c.names.index(i) + c.names.index(j); }, g.cwiseAbs().maxCoeff());
+  c.out.compare("potential_hessian", sh, H, Href, [&](int i, int j) { return c.names.index(i) + c.names.index(j); },
+                g.cwiseAbs().maxCoeff());
 }
 
 void check_constraint_gradient(Context& c, const Vec& q) {
+  const Source src = c.source("constraint_gradient");
   for (int a = 0; a < c.r; ++a) {
     Mat G(c.n, c.n), Gref(c.n, c.n);
     c.sys.constraint_gradient(q, a, G);
-    if (c.ad) {
+    if (src == Source::HandVsAD) {
       c.ad->automatic_constraint_gradient(q, a, Gref);
     } else {
       // Column j: ∂(row a of A)/∂q^j.
       Gref = jacobian([&](const Vec& x) { Mat A(c.r, c.n); c.sys.constraint_matrix(x, A); return Mat(A.row(a).transpose()); }, q);
     }
     const std::string prefix = "(a=" + std::to_string(a) + ")";
-    c.out.compare("constraint_gradient", c.ad ? "AD" : "central difference", c.ad, G, Gref,
+    c.out.compare("constraint_gradient", src, G, Gref,
                   [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); }, constraint_scale(c, q));
   }
 }
@@ -212,30 +238,55 @@ Vec coriolis_by_differences(const Context& c, const Vec& q, const Vec& v) {
 }
 
 void check_coriolis(Context& c, const Vec& q, const Vec& v) {
-  if (c.sys.constant_mass() && !c.ad) return;
+  if (c.sys.constant_mass() && c.source("coriolis") != Source::HandVsAD) return;
+  const Source src = c.source("coriolis");
   Vec cor(c.n), ref(c.n);
   c.sys.coriolis(q, v, cor);
-  if (c.ad)
+  if (src == Source::HandVsAD)
     c.ad->automatic_coriolis(q, v, ref);
   else
     ref = coriolis_by_differences(c, q, v);
   Mat M(c.n, c.n);
   c.sys.mass(q, M);
-  c.out.compare("coriolis", c.ad ? "AD" : "central difference", c.ad, cor, ref,
-                [&](int i, int) { return vec_entry(c.names, i); }, M.cwiseAbs().maxCoeff() * v.squaredNorm());
+  c.out.compare("coriolis", src, cor, ref, [&](int i, int) { return vec_entry(c.names, i); },
+                M.cwiseAbs().maxCoeff() * v.squaredNorm());
 }
 
+/// A(x) as a function for the difference quotients.
+Mat constraint_matrix_at(const Context& c, const Vec& x) {
+  Mat A(c.r, c.n);
+  c.sys.constraint_matrix(x, A);
+  return A;
+}
+
+// The contractions an AD system forms (closed form, or AD along one direction); a system without
+// AD forms them from constraint_gradient, checked above.
 void check_contractions(Context& c, const Vec& q, const Vec& v) {
   if (!c.ad || c.r == 0) return;
+  // Formed from a hand-written constraint_gradient, a contraction is hand-written too.
+  auto source = [&](const std::string& f) {
+    return c.source("constraint_gradient") == Source::HandVsAD ? Source::HandVsAD : c.source(f);
+  };
+  const Source sk = source("curvature");
   Vec k(c.r), kref(c.r);
   c.ad->model_curvature(q, v, k);
-  c.ad->automatic_curvature(q, v, kref);
-  c.out.compare("curvature", "AD", true, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; },
+  if (sk == Source::HandVsAD)
+    c.ad->automatic_curvature(q, v, kref);
+  else if (v.norm() > 0)  // d/dε A(q + εv) v
+    kref = directional([&](const Vec& x) { return constraint_matrix_at(c, x); }, q, v,
+                       step_for(q) / std::max(1.0, v.cwiseAbs().maxCoeff())) * v;
+  else
+    kref.setZero();
+  c.out.compare("curvature", sk, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; },
                 constraint_scale(c, q) * v.squaredNorm());
+  const Source sd = source("constraint_derivative");
   Mat D(c.r, c.n), Dref(c.r, c.n);
   c.ad->model_constraint_derivative(q, v, D);
-  c.ad->automatic_constraint_derivative(q, v, Dref);
-  c.out.compare("constraint_derivative", "AD", true, D, Dref,
+  if (sd == Source::HandVsAD)
+    c.ad->automatic_constraint_derivative(q, v, Dref);
+  else  // ∂/∂q^j (A(q)v)
+    Dref = jacobian([&](const Vec& x) { return Mat(constraint_matrix_at(c, x) * v); }, q);
+  c.out.compare("constraint_derivative", sd, D, Dref,
                 [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); },
                 constraint_scale(c, q) * v.norm());
 }
@@ -360,8 +411,9 @@ void check_flow(const LagrangianSystem& sys, const State& s0, Collector& out) {
 
 DerivativeCheckResult check_derivatives(const LagrangianSystem& sys, const DerivativeCheckOptions& o) {
   const int n = sys.dof(), r = sys.num_constraints();
-  Collector out("AD", o.ad_tolerance, o.fd_tolerance);
-  Context c{sys, dynamic_cast<const AutomaticDerivatives*>(&sys), n, r, EntryNames{sys.layout().q}, out};
+  Collector out(o.ad_tolerance, o.fd_tolerance);
+  const auto* ad = dynamic_cast<const AutomaticDerivatives*>(&sys);
+  Context c{sys, ad, n, r, EntryNames{sys.layout().q}, out, ad ? ad->hand_written() : std::vector<std::string>{}};
   const std::vector<State> states = sample_states(sys, o, n);
   for (const State& s : states) {
     check_potential(c, s.q);

@@ -6,6 +6,7 @@
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 
 #include "cli_support.hpp"
@@ -152,4 +153,36 @@ TEST_CASE("the checker reports the worst entry with both values and a relative e
   CHECK(f.reference == Approx(1.0).epsilon(1e-8));
   CHECK(f.relative_error == Approx(2.0).epsilon(1e-8));
   CHECK(f.message.rfind("constraint_gradient(a=0)[x][phi]: hand -1 vs central difference +1", 0) == 0);
+}
+
+TEST_CASE("an L-and-A system's own AD derivatives are checked against central differences, its closed forms against AD",
+          "[derivative_check]") {
+  Registry reg;
+  auto summary_of = [&](const std::string& name) {
+    const auto sys = reg.make_system(name, json::object(), "test");
+    DerivativeCheckOptions opt;
+    opt.samples = 8;
+    const auto result = check_derivatives(dynamic_cast<const LagrangianSystem&>(*sys), opt);
+    INFO(format_check_result(name, result));
+    CHECK(result.ok());
+    std::map<std::string, FunctionSummary> rows;
+    for (const auto& s : result.summary) rows[s.function] = s;
+    return rows;
+  };
+  // The snakeboard writes no derivative: AD itself is what is checked (Richardson differences, 1e-6).
+  auto snake = summary_of("snakeboard");
+  for (const char* f : {"potential_gradient", "constraint_gradient", "curvature", "constraint_derivative"}) {
+    INFO(f);
+    REQUIRE(snake.count(f) == 1);
+    CHECK(snake[f].reference == "AD vs central difference");
+    CHECK(snake[f].worst_relative_error < 1e-8);
+  }
+  // The knife edge keeps ∇V, ∇²V and ∂μ/∂q in closed form: those, and the contractions formed from
+  // ∂μ/∂q, agree with AD to round-off.
+  auto knife = summary_of("knife_edge");
+  for (const char* f : {"potential_gradient", "potential_hessian", "constraint_gradient", "curvature"}) {
+    INFO(f);
+    CHECK(knife[f].reference == "AD");
+    CHECK(knife[f].worst_relative_error < 1e-13);
+  }
 }

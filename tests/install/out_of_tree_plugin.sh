@@ -22,6 +22,10 @@ test -f "$work/plugin/plugins/dalembert_integrator_kutta3.so"
 export DALEMBERT_PLUGIN_PATH="$work/plugin/plugins"
 "$work/prefix/bin/dalembert" describe sleigh_in_bowl | grep -q "Example out-of-tree plugin"
 "$work/prefix/bin/dalembert" describe kutta3 | grep -q "Example out-of-tree plugin"
+# The derivative checker passes the example (AD vs finite differences, M(q) SPD, rank A, RK4 orders).
+"$work/prefix/bin/dalembert" check sleigh_in_bowl --samples 16 >"$work/check.txt"
+grep -q "sleigh_in_bowl: all checks passed" "$work/check.txt"
+grep -q "^rk4_energy " "$work/check.txt"
 "$work/prefix/bin/dalembert" run "$src/examples/out_of_tree_plugin/sleigh_convergence.json" --out "$work/run" \
   --quiet --no-plots
 # The installed CLI found both new plugins and the installed RK4; each runs at its declared order

@@ -1,8 +1,9 @@
 #pragma once
 // The derivative checker (issue 13): compares every derivative a LagrangianSystem writes by hand
 // with automatic differentiation (a system that is AutomaticDerivatives) or with a
-// Richardson-extrapolated central difference of the lower-order function (any other), at a given
-// state and at random states on the constraint distribution; checks M symmetric positive definite
+// Richardson-extrapolated central difference of the lower-order function (any other), and every
+// derivative an AD system leaves to AD with central differences, at a given state and at random
+// states on the constraint distribution; checks M symmetric positive definite
 // and A of full rank; optionally (the CLI, not bind time) runs RK4 on the continuous nonholonomic
 // field at h and h/2 and checks energy error falling like h⁴ and constraint residual at round-off.
 #include <boost/config.hpp>
@@ -27,7 +28,7 @@ struct DerivativeFinding {
 /// Per function checked: the worst relative error over the states and what it was compared with.
 struct FunctionSummary {
   std::string function;
-  std::string reference;  ///< "AD", "central difference", or the property checked
+  std::string reference;  ///< "AD", "central difference", "AD vs central difference", or the property checked
   double worst_relative_error = 0.0;
   int states = 0;
   /// For a property (SPD, rank, flow): its least favourable measured value over the states
