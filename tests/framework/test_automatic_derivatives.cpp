@@ -82,6 +82,19 @@ void hand_constraint_gradient(const Vec& q, int a, Mat& G) {
   }
 }
 
+/// `steps` classical RK4 steps of size h on the generic continuous field of `sys`, from s.
+State rk4_on_field(const LagrangianSystem& sys, State s, int steps, double h) {
+  NonholonomicVectorField field;
+  field.bind(sys);
+  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
+  rk.resize(sys.dof(), sys.dof());
+  for (int k = 0; k < steps; ++k) {
+    rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { field.evaluate(t, q, v, qd, vd); }, s.t, s.q, s.v, h);
+    s.t += h;
+  }
+  return s;
+}
+
 Vec random_vector(std::mt19937_64& rng, int n, double scale) {
   std::uniform_real_distribution<double> u(-scale, scale);
   Vec x(n);
@@ -218,18 +231,9 @@ TEST_CASE("M(q): RK4 on the example sleigh converges at order 4 to the shipped s
   State exact;
   shipped->exact_solution(to_centre_of_mass(s0, m.a), T, exact);
 
-  NonholonomicVectorField field;  // the generic path: M(q) factorised per evaluation, Coriolis by AD
-  field.bind(sys);
-  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
-  rk.resize(3, 3);
+  // The generic path: M(q) factorised per evaluation, Coriolis by AD.
   auto error_at = [&](int steps) {
-    State s = s0;
-    const double h = T / steps;
-    for (int k = 0; k < steps; ++k) {
-      rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { field.evaluate(t, q, v, qd, vd); }, s.t, s.q,
-              s.v, h);
-      s.t += h;
-    }
+    const State s = rk4_on_field(sys, s0, steps, T / steps);
     CHECK(sys.constraint_residual(s) < 1e-6);
     const State c = to_centre_of_mass(s, m.a);
     return std::max((c.q - exact.q).lpNorm<Eigen::Infinity>(), (c.v - exact.v).lpNorm<Eigen::Infinity>());
@@ -247,21 +251,8 @@ TEST_CASE("the example sleigh's energy is conserved by RK4 at order 4 (M(q) and 
   const SleighInBowl sys(m);
   const double th0 = 0.3, T = 3.0;
   const State s0 = test::make_state({1.0, 0.0, th0}, {0.7 * std::cos(th0), 0.7 * std::sin(th0), 0.5});
-  NonholonomicVectorField field;
-  field.bind(sys);
-  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
-  rk.resize(3, 3);
   const double E0 = sys.energy(s0);
-  auto energy_error = [&](int steps) {
-    State s = s0;
-    const double h = T / steps;
-    for (int k = 0; k < steps; ++k) {
-      rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { field.evaluate(t, q, v, qd, vd); }, s.t, s.q,
-              s.v, h);
-      s.t += h;
-    }
-    return std::abs(sys.energy(s) - E0);
-  };
+  auto energy_error = [&](int steps) { return std::abs(sys.energy(rk4_on_field(sys, s0, steps, T / steps)) - E0); };
   const double e1 = energy_error(30), e2 = energy_error(60);
   INFO("energy errors " << e1 << ", " << e2);
   CHECK(std::log2(e1 / e2) == Approx(4.0).margin(0.4));
@@ -355,29 +346,15 @@ TEST_CASE("a model of run-time size gets the same derivatives and RK4 trajectory
   CHECK(worst <= 1e-15);
 
   // Trajectory: RK4 on the generic field of the fleet, copy b against the single sleigh from (q_b, v_b).
-  NonholonomicVectorField fleet_field, single_field;
-  fleet_field.bind(fleet);
-  single_field.bind(single);
-  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
-  State s = test::make_state({1.0, 0.0, 0.3, -0.5, 0.8, 2.0, 0.2, -1.0, -1.2}, {0.1, 0.2, 0.5, -0.3, 0.4, -0.6, 0.7, 0.0, 0.9});
-  fleet.project(s);
-  std::vector<State> copies;
-  for (int b = 0; b < k; ++b)
-    copies.push_back(test::make_state({s.q[3 * b], s.q[3 * b + 1], s.q[3 * b + 2]}, {s.v[3 * b], s.v[3 * b + 1], s.v[3 * b + 2]}));
-  const double E0 = fleet.energy(s), h = 0.05;
-  rk.resize(9, 9);
-  for (int step = 0; step < 100; ++step) {
-    rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { fleet_field.evaluate(t, q, v, qd, vd); }, s.t, s.q, s.v, h);
-    s.t += h;
-  }
-  rk.resize(3, 3);
+  State s0 = test::make_state({1.0, 0.0, 0.3, -0.5, 0.8, 2.0, 0.2, -1.0, -1.2}, {0.1, 0.2, 0.5, -0.3, 0.4, -0.6, 0.7, 0.0, 0.9});
+  fleet.project(s0);
+  const double E0 = fleet.energy(s0), h = 0.05;
+  const State s = rk4_on_field(fleet, s0, 100, h);
   double apart = 0.0;
   for (int b = 0; b < k; ++b) {
-    State& c = copies[static_cast<std::size_t>(b)];
-    for (int step = 0; step < 100; ++step) {
-      rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { single_field.evaluate(t, q, v, qd, vd); }, c.t, c.q, c.v, h);
-      c.t += h;
-    }
+    const State c = rk4_on_field(single, test::make_state({s0.q[3 * b], s0.q[3 * b + 1], s0.q[3 * b + 2]},
+                                                          {s0.v[3 * b], s0.v[3 * b + 1], s0.v[3 * b + 2]}),
+                                 100, h);
     apart = std::max({apart, (s.q.segment<3>(3 * b) - c.q).lpNorm<Eigen::Infinity>(),
                       (s.v.segment<3>(3 * b) - c.v).lpNorm<Eigen::Infinity>()});
   }
