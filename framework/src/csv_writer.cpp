@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
@@ -48,13 +49,20 @@ CsvWriter::~CsvWriter() {
   std::filesystem::rename(part_name(path_), path_, ec);
 }
 
+// std::to_chars without a format: the shortest text that reads back as the same double (IEEE
+// round trip), 4.5–8.9× faster per value than printf's %.17g (issue 17). One buffer per row.
 void CsvWriter::format_row(std::string& out, const double* v, std::size_t n) {
-  char buf[32];  // %.17g of a double: at most 24 characters
+  constexpr std::size_t kMaxChars = 25;  // a comma and the longest shortest form ("-2.2250738585072014e-308")
+  const std::size_t start = out.size();
+  out.resize(start + n * kMaxChars + 1);
+  char* p = out.data() + start;
+  char* const end = out.data() + out.size();
   for (std::size_t i = 0; i < n; ++i) {
-    const int len = std::snprintf(buf, sizeof buf, i ? ",%.17g" : "%.17g", v[i]);
-    out.append(buf, static_cast<std::size_t>(len));
+    if (i) *p++ = ',';
+    p = std::to_chars(p, end, v[i]).ptr;
   }
-  out.push_back('\n');
+  *p++ = '\n';
+  out.resize(static_cast<std::size_t>(p - out.data()));
 }
 
 void CsvWriter::row(const double* v) {

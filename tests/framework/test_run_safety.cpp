@@ -3,6 +3,12 @@
 // byte-identical afterwards; figures are drawn without a shell; a full disk fails the run.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
 #include <dalembert/study/csv_writer.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -78,7 +84,7 @@ struct Sandbox {
 
 }  // namespace
 
-TEST_CASE("--out naming an existing file is refused and the file kept", "[safety]") {
+TEST_CASE("an --out naming an existing file is refused and the file kept", "[safety]") {
   Sandbox s;
   s.study(particle_study("p"));
   const auto before = snapshot(s.dir.path());
@@ -89,7 +95,7 @@ TEST_CASE("--out naming an existing file is refused and the file kept", "[safety
   CHECK_FALSE(fs::exists(s.dir / "notes.txt.failed"));
 }
 
-TEST_CASE("--out naming a folder that is not a run is refused and its contents kept", "[safety]") {
+TEST_CASE("an --out naming a folder that is not a run is refused and its contents kept", "[safety]") {
   Sandbox s;
   s.study(particle_study("p"));
   const auto before = snapshot(s.dir.path());
@@ -99,7 +105,7 @@ TEST_CASE("--out naming a folder that is not a run is refused and its contents k
   CHECK(snapshot(s.dir / "thesis").size() == 1);
 }
 
-TEST_CASE("--out with a trailing slash: a rerun replaces the run, the earlier kept as .previous", "[safety]") {
+TEST_CASE("an --out with a trailing slash: a rerun replaces the run, the earlier kept as .previous", "[safety]") {
   Sandbox s;
   s.study(particle_study("p"));
   REQUIRE(s.run({"study.json", "--out", "res/", "--quiet", "--no-plots"}).status == 0);
@@ -264,6 +270,45 @@ TEST_CASE("checks that used to fail inside tasks are made before the run", "[saf
   }
   CHECK_FALSE(fs::exists(s.dir / "res"));
   CHECK_FALSE(fs::exists(s.dir / "res.failed"));  // nothing ran
+}
+
+TEST_CASE("CSV numbers read back bit-identical, in their shortest form", "[safety][csv]") {
+  TempDir dir("csv_round_trip");
+  const fs::path file = dir / "n.csv";
+  std::vector<double> values = {0.1, 1.0 / 3.0, -0.0, 0.0, 1e-310 /* subnormal */, std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
+                                std::numeric_limits<double>::min(), -2.2250738585072014e-308, 123456789012345680.0, 5e-324,
+                                std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 2000; ++i) {  // random bit patterns: every exponent, sign and mantissa
+    const std::uint64_t bits = rng();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    if (std::isfinite(x)) values.push_back(x);
+  }
+  {
+    dalembert::CsvWriter csv(file, {"x"});
+    for (double x : values) csv.row(&x);
+    csv.close();
+  }
+  std::istringstream in(read_text(file));
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "x");
+  std::size_t k = 0, mismatches = 0;
+  while (std::getline(in, line)) {
+    REQUIRE(k < values.size());
+    const double back = std::strtod(line.c_str(), nullptr);
+    if (std::memcmp(&back, &values[k], sizeof back) != 0) {
+      ++mismatches;
+      UNSCOPED_INFO("row " << k << ": " << line);
+    }
+    ++k;
+  }
+  CHECK(k == values.size());
+  CHECK(mismatches == 0);
+  // Shortest form: 0.1 is written "0.1", not %.17g's "0.10000000000000001".
+  CHECK(read_text(file).rfind("x\n0.1\n0.3333333333333333\n-0\n0\n", 0) == 0);
 }
 
 TEST_CASE("CSV text fields are quoted per RFC 4180, and a file appears only when complete", "[safety][csv]") {

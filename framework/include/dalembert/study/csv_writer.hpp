@@ -1,6 +1,6 @@
 #pragma once
-// Tidy CSV: a header of column names, then one row per record, numbers at full precision
-// (%.17g, so a value read back is bit-identical). Readable by pandas.read_csv as is.
+// Tidy CSV: a header of column names, then one row per record, each number in the shortest form
+// that reads back bit-identical (std::to_chars). Readable by pandas.read_csv as is.
 #include <boost/config.hpp>
 #include <cstdio>
 #include <filesystem>
