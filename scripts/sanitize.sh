@@ -4,10 +4,14 @@
 #   scripts/sanitize.sh [asan|tsan|all] [--ci]
 #
 #   asan  build-asan/ (ASan + UBSan on every target): the whole CTest suite.
-#   tsan  build-tsan/ (TSan on every target): an ensemble and a sweep study through the CLI at
-#         --threads 2 (tests/sanitizers/tsan_*.json); suppressions: tests/sanitizers/tsan.supp.
+#   tsan  build-tsan/ (TSan on the CLI and the plugins the studies load): an ensemble and a sweep
+#         study through the CLI at --threads 2 (tests/sanitizers/tsan_*.json); suppressions:
+#         tests/sanitizers/tsan.supp.
 #   all   both (the default).
-#   --ci  asan runs only the CI subset (see ci_labels below), to fit the CI time budget.
+#   --ci  asan builds only the CLI and the plugins of the CI subset (build preset asan-ci) and runs,
+#         under ASan + UBSan, the two studies at --threads 2 and `dalembert check` on three systems
+#         (the runner, threads, CSV, plugins, Newton and AD paths) instead of the CTest suite: the
+#         whole sanitized build does not fit the CI time budget on two cores (README "Sanitizers").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"  # cmake --preset reads ./CMakePresets.json
@@ -23,37 +27,43 @@ jobs=$(nproc)
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 
-# The CI subset of the ASan suite (CTest labels, tests/CMakeLists.txt): every executable's
-# registration guard, which starts it (a crash or sanitizer report in start-up fails), and the cases
-# of the executables that exercise the framework, every integrator's bind and step (allocation
-# contract), the Lie-group integrators and the CLI on bad input. The other executables re-run the
-# same code on longer figure studies.
-ci_labels='^(registers_cases|test_framework|test_plugins|test_performance|test_lie_group)$'
-
 build() {
   cmake --preset "$1" "${launcher[@]}" >/dev/null
   cmake --build --preset "$1" -j"$jobs"
 }
 
 run_asan() {
-  build asan
-  local filter=()
-  if ((ci)); then filter=(-L "$ci_labels"); fi
-  ctest --preset asan -j"$jobs" "${filter[@]}"
+  if ((ci)); then
+    build asan-ci
+    export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
+    export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
+    run_studies "$root/build-asan" asan
+    for system in chaotic_nonholonomic_particle knife_edge snakeboard; do
+      echo "asan: dalembert check $system"
+      "$root/build-asan/bin/dalembert" check "$system" --samples 4 >/dev/null
+    done
+  else
+    build asan
+    ctest --preset asan -j"$jobs"
+  fi
+}
+
+# The ensemble and the sweep through the CLI of build directory $1 at two threads.
+run_studies() {
+  local out
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' RETURN
+  for study in tsan_ensemble tsan_sweep; do
+    echo "$2: $study at --threads 2"
+    "$1/bin/dalembert" run "$root/tests/sanitizers/$study.json" --out "$out/$study" --threads 2 --quiet --no-plots
+  done
 }
 
 run_tsan() {
   build tsan
-  local out
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' RETURN
   # halt_on_error: the first report ends the process with a non-zero status, so the script fails.
-  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp"
-  for study in tsan_ensemble tsan_sweep; do
-    echo "tsan: $study at --threads 2"
-    "$root/build-tsan/bin/dalembert" run "$root/tests/sanitizers/$study.json" --out "$out/$study" \
-      --threads 2 --quiet --no-plots
-  done
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp" \
+    run_studies "$root/build-tsan" tsan
 }
 
 "$root/scripts/install-deps.sh"

@@ -22,4 +22,12 @@ endif()
 if(count EQUAL 0)
   message(FATAL_ERROR "${EXE} registers no test case\n${errors}")
 endif()
+# catch_discover_tests passes each name as the executable's first argument: a name starting with
+# '-' is read as an option ("--out naming ..." = write the report to a file named "naming ...")
+# and the whole executable runs instead of the case.
+foreach(name IN LISTS names)
+  if(name MATCHES "^-")
+    message(FATAL_ERROR "${EXE}: test case '${name}' starts with '-', which Catch2 reads as an option")
+  endif()
+endforeach()
 message(STATUS "${EXE}: ${count} test cases")

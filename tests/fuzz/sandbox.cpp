@@ -25,8 +25,12 @@ namespace {
   if (null < 0 || err < 0 || chdir(cwd.c_str()) != 0) _exit(127);
   dup2(null, STDOUT_FILENO);
   dup2(err, STDERR_FILENO);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  // Not under a sanitizer: its shadow memory needs terabytes of address space, and its own
+  // allocator already refuses a runaway allocation.
   const rlimit mem{rlim_t{4} << 30, rlim_t{4} << 30};
   setrlimit(RLIMIT_AS, &mem);
+#endif
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
