@@ -19,6 +19,7 @@
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <dalembert/study/study_plan.hpp>
+#include <dalembert/study/visible_join.hpp>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -120,11 +121,14 @@ std::string what_of(const std::exception_ptr& e) {
 template <class F>
 void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
   std::atomic<std::size_t> next{0};
+  VisibleJoin join;
   arena.execute([&] {
     tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
       for (std::size_t i; (i = next.fetch_add(1)) < n;) body(i);
+      join.leave();
     });
   });
+  join.arrive();
 }
 
 }  // namespace

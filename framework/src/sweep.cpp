@@ -9,6 +9,7 @@
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study_plan.hpp>
+#include <dalembert/study/visible_join.hpp>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -119,6 +120,7 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
   std::size_t failed = 0;  // cells that ended in an error
   try {
     std::atomic<long> done{0};
+    VisibleJoin join;
     const bool show = opt.progress && isatty(STDERR_FILENO);
     tbb::task_arena arena(opt.threads > 0 ? opt.threads : tbb::task_arena::automatic);
     arena.execute([&] {
@@ -140,9 +142,11 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
           const long d = ++done;
           if (show) std::fprintf(stderr, "\r%s: %ld/%zu cells ", st.name.c_str(), d, cells.size());
         }
+        join.leave();
       });
     });
     if (show) std::fprintf(stderr, "\r%*s\r", 60, "");
+    join.arrive();
 
     for (const auto& c : cells) failed += !c.error.empty();
     if (failed == cells.size())  // nothing to tabulate: the sweep failed, whatever its folder holds
