@@ -27,14 +27,15 @@ jobs=$(nproc)
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 
+# build CONFIGURE_PRESET BUILD_PRESET
 build() {
   cmake --preset "$1" "${launcher[@]}" >/dev/null
-  cmake --build --preset "$1" -j"$jobs"
+  cmake --build --preset "$2" -j"$jobs"
 }
 
 run_asan() {
   if ((ci)); then
-    build asan-ci
+    build asan asan-ci
     export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1"
     export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1"
     run_studies "$root/build-asan" asan
@@ -43,7 +44,7 @@ run_asan() {
       "$root/build-asan/bin/dalembert" check "$system" --samples 4 >/dev/null
     done
   else
-    build asan
+    build asan asan
     ctest --preset asan -j"$jobs"
   fi
 }
@@ -59,15 +60,21 @@ run_studies() {
 }
 
 run_tsan() {
-  build tsan
+  build tsan tsan
   # halt_on_error: the first report ends the process with a non-zero status, so the script fails.
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/sanitizers/tsan.supp" \
     run_studies "$root/build-tsan" tsan
 }
 
 "$root/scripts/install-deps.sh"
+# Called as plain commands, never in an && list or an if: bash ignores set -e inside a function
+# called there, and a failed step would not fail the script.
 case $mode in
   asan) run_asan ;;
   tsan) run_tsan ;;
-  all) run_asan && run_tsan ;;
+  all)
+    run_asan
+    run_tsan
+    ;;
 esac
+echo "sanitizers ($mode$( ((ci)) && echo ', CI subset')): clean"
