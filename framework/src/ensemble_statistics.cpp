@@ -4,7 +4,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
-#include <tbb/parallel_for.h>
+#include <dalembert/study/visible_join.hpp>
 
 namespace dalembert {
 
@@ -15,7 +15,7 @@ namespace {
 template <class Format>
 void write_blocks(CsvWriter& csv, std::size_t blocks, const Format& format) {
   std::vector<std::string> text(blocks);
-  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) { format(b, text[b]); });
+  parallel_for_visibly(std::size_t(0), blocks, [&](std::size_t b) { format(b, text[b]); });
   for (const auto& t : text) csv.write_text(t);
   csv.close();
 }
@@ -76,7 +76,7 @@ std::vector<double> EnsembleStatistics::statistics_row(std::size_t r) const {
 
 std::vector<std::vector<double>> EnsembleStatistics::statistics() const {
   std::vector<std::vector<double>> out(common_rows());
-  tbb::parallel_for(std::size_t(0), out.size(), [&](std::size_t r) { out[r] = statistics_row(r); });
+  parallel_for_visibly(std::size_t(0), out.size(), [&](std::size_t r) { out[r] = statistics_row(r); });
   return out;
 }
 

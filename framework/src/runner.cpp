@@ -27,7 +27,6 @@
 #include <limits>
 #include <mutex>
 #include <sstream>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <thread>
 #include <unistd.h>
@@ -121,14 +120,11 @@ std::string what_of(const std::exception_ptr& e) {
 template <class F>
 void parallel_tasks(tbb::task_arena& arena, std::size_t n, F&& body) {
   std::atomic<std::size_t> next{0};
-  VisibleJoin join;
   arena.execute([&] {
-    tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+    parallel_for_visibly(0, arena.max_concurrency(), [&](int) {
       for (std::size_t i; (i = next.fetch_add(1)) < n;) body(i);
-      join.leave();
     });
   });
-  join.arrive();
 }
 
 }  // namespace

@@ -13,8 +13,6 @@
 #include <fstream>
 #include <limits>
 #include <set>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 
@@ -120,33 +118,28 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
   std::size_t failed = 0;  // cells that ended in an error
   try {
     std::atomic<long> done{0};
-    VisibleJoin join;
     const bool show = opt.progress && isatty(STDERR_FILENO);
     tbb::task_arena arena(opt.threads > 0 ? opt.threads : tbb::task_arena::automatic);
     arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, cells.size(), 1), [&](const auto& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          RunOptions copt;
-          copt.out_dir = folder.staging() / "cells" / cell_name(i);
-          copt.threads = 1;  // cells are the parallel unit
-          copt.plots = false;
-          copt.verbose = false;
-          copt.progress = false;
-          try {
-            cells[i].manifest = run_study(parse_study(cells[i].study, st.file), copt).manifest;
-          } catch (const std::exception& e) {
-            cells[i].error = e.what();
-          } catch (...) {  // a plugin may throw anything; the cell fails, the sweep goes on
-            cells[i].error = "an exception that is not a std::exception (thrown by a plugin)";
-          }
-          const long d = ++done;
-          if (show) std::fprintf(stderr, "\r%s: %ld/%zu cells ", st.name.c_str(), d, cells.size());
+      parallel_for_visibly(std::size_t(0), cells.size(), [&](std::size_t i) {
+        RunOptions copt;
+        copt.out_dir = folder.staging() / "cells" / cell_name(i);
+        copt.threads = 1;  // cells are the parallel unit
+        copt.plots = false;
+        copt.verbose = false;
+        copt.progress = false;
+        try {
+          cells[i].manifest = run_study(parse_study(cells[i].study, st.file), copt).manifest;
+        } catch (const std::exception& e) {
+          cells[i].error = e.what();
+        } catch (...) {  // a plugin may throw anything; the cell fails, the sweep goes on
+          cells[i].error = "an exception that is not a std::exception (thrown by a plugin)";
         }
-        join.leave();
+        const long d = ++done;
+        if (show) std::fprintf(stderr, "\r%s: %ld/%zu cells ", st.name.c_str(), d, cells.size());
       });
     });
     if (show) std::fprintf(stderr, "\r%*s\r", 60, "");
-    join.arrive();
 
     for (const auto& c : cells) failed += !c.error.empty();
     if (failed == cells.size())  // nothing to tabulate: the sweep failed, whatever its folder holds

@@ -74,7 +74,7 @@ inline Run run(const System& sys, Integrator& I, State s, double h, long N) {
 inline State reference_flow(const System& sys, State s, double T, long steps) {
   NonholonomicVectorField f;
   f.bind(model(sys));
-  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
+  ExplicitRungeKutta rk(classical_rk4());
   rk.resize(static_cast<int>(s.q.size()), static_cast<int>(s.v.size()));
   const double dt = (T - s.t) / static_cast<double>(steps);
   for (long i = 0; i < steps; ++i) {

@@ -86,7 +86,7 @@ void hand_constraint_gradient(const Vec& q, int a, Mat& G) {
 State rk4_on_field(const LagrangianSystem& sys, State s, int steps, double h) {
   NonholonomicVectorField field;
   field.bind(sys);
-  ExplicitRungeKutta rk({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4});
+  ExplicitRungeKutta rk(classical_rk4());
   rk.resize(sys.dof(), sys.dof());
   for (int k = 0; k < steps; ++k) {
     rk.step([&](double t, const Vec& q, const Vec& v, Vec& qd, Vec& vd) { field.evaluate(t, q, v, qd, vd); }, s.t, s.q, s.v, h);

@@ -72,7 +72,7 @@ State dense_initial(const DenseTwoConstraintSystem& sys) {
   return s;
 }
 
-const ButcherTableau kRK4{{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4};
+const ButcherTableau kRK4 = classical_rk4();
 
 }  // namespace
 

@@ -13,7 +13,7 @@ using namespace dalembert;
 
 class RK4 final : public Integrator {
  public:
-  explicit RK4(bool compiled) : compiled_(compiled), rk_({{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4}) {}
+  explicit RK4(bool compiled) : compiled_(compiled), rk_(classical_rk4()) {}
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
     field_.bind(model);

@@ -29,8 +29,7 @@ struct SleighModel {
 
 class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public LieGroupModel {
  public:
-  ChaplyginSleigh(double I, double m, double a)
-      : FixedLagrangianSystem(SleighModel{I, m, a}), I_(I), m_(m), a_(a), Ip_(I + m * a * a) {}
+  using FixedLagrangianSystem::FixedLagrangianSystem;
 
   Layout layout() const override { return {{"theta", "x", "y"}, {"thetadot", "xdot", "ydot"}}; }
 
@@ -38,9 +37,9 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
   LieGroup group() const override { return LieGroup::SE2; }
   int shape_dim() const override { return 0; }
   int num_symmetry_directions() const override { return 2; }
-  void locked_mass(ConstVecRef, MatRef M) const override { M = Eigen::Vector3d(I_, m_, m_).asDiagonal(); }
+  void locked_mass(ConstVecRef, MatRef M) const override { M = Eigen::Vector3d(I(), m(), m()).asDiagonal(); }
   void connection(ConstVecRef, MatRef) const override {}
-  void symmetry_basis(ConstVecRef, MatRef E) const override { E << 1, 0, 0, 1, a_, 0; }
+  void symmetry_basis(ConstVecRef, MatRef E) const override { E << 1, 0, 0, 1, a(), 0; }
 
   // ---- diagnostics: skate point (plotted, Fig 2), body velocities, nonholonomic momenta ----
   void diagnostic_names(std::vector<std::string>& n) const override {
@@ -49,13 +48,13 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
   void diagnostics(const State& s, double* out) const override {
     const double th = s.q[0], c = std::cos(th), sn = std::sin(th);
     const double v = c * s.v[1] + sn * s.v[2], vp = -sn * s.v[1] + c * s.v[2];
-    out[0] = s.q[1] - a_ * c;  // (x_s, y_s) = (x − a cosθ, y − a sinθ)
-    out[1] = s.q[2] - a_ * sn;
+    out[0] = s.q[1] - a() * c;  // (x_s, y_s) = (x − a cosθ, y − a sinθ)
+    out[1] = s.q[2] - a() * sn;
     out[2] = s.v[0];
     out[3] = v;
     out[4] = vp;
-    out[5] = Ip_ * s.v[0];  // p₁ = I′ω (the paper's J is I: spec §6 typo c)
-    out[6] = m_ * v;        // p₂ = m v
+    out[5] = Ip() * s.v[0];  // p₁ = I′ω (the paper's J is I: spec §6 typo c)
+    out[6] = m() * v;        // p₂ = m v
   }
 
   // ---- closed form (spec §2.1) ----
@@ -63,7 +62,7 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
   void exact_solution(const State& s0, double t, State& out) const override {
     const double th0 = s0.q[0], c0 = std::cos(th0), sn0 = std::sin(th0);
     const double w0 = s0.v[0], v0 = c0 * s0.v[1] + sn0 * s0.v[2];
-    const double E = 0.5 * (Ip_ * w0 * w0 + m_ * v0 * v0);
+    const double E = 0.5 * (Ip() * w0 * w0 + m() * v0 * v0);
     out.t = t;
     out.q.resize(3);
     out.v.resize(3);
@@ -73,7 +72,7 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
       out.v << 0.0, v0 * c0, v0 * sn0;
       return;
     }
-    const double V = std::sqrt(2 * E / m_), W = std::sqrt(2 * E / Ip_), k = a_ * m_ * V / Ip_;
+    const double V = std::sqrt(2 * E / m()), W = std::sqrt(2 * E / Ip()), k = a() * m() * V / Ip();
     const double sg = w0 > 0 ? 1.0 : -1.0;
     const double tstar = std::atanh(-v0 / V) / k;  // the cusp time (v = 0)
     auto gd = [](double x) { return 2.0 * std::atan(std::tanh(0.5 * x)); };
@@ -94,17 +93,20 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
       for (int i = 0; i < 8; ++i) {
         const double tau = mid + 0.5 * hp * gx[i];
         const double th = theta(tau), om = omega(tau), v = vel(tau);
-        x += 0.5 * hp * gw[i] * (v * std::cos(th) - a_ * om * std::sin(th));
-        y += 0.5 * hp * gw[i] * (v * std::sin(th) + a_ * om * std::cos(th));
+        x += 0.5 * hp * gw[i] * (v * std::cos(th) - a() * om * std::sin(th));
+        y += 0.5 * hp * gw[i] * (v * std::sin(th) + a() * om * std::cos(th));
       }
     }
     const double th = theta(dt), om = omega(dt), v = vel(dt);
     out.q << th, x, y;
-    out.v << om, v * std::cos(th) - a_ * om * std::sin(th), v * std::sin(th) + a_ * om * std::cos(th);
+    out.v << om, v * std::cos(th) - a() * om * std::sin(th), v * std::sin(th) + a() * om * std::cos(th);
   }
 
  private:
-  double I_, m_, a_, Ip_;
+  double I() const { return fixed_model().I; }
+  double m() const { return fixed_model().m; }
+  double a() const { return fixed_model().a; }
+  double Ip() const { return I() + m() * a() * a(); }  // I′ = I + m a² (spec §2.1)
 };
 
 PluginDescriptor describe() {
@@ -118,7 +120,7 @@ PluginDescriptor describe() {
               {"m", ParamType::Number, 1.0, "mass", 1e-12},
               {"a", ParamType::Number, 0.3, "distance from the centre of mass back to the skate", 1e-12}};
   d.make_system = [](const Parameters& p) {
-    return std::make_unique<ChaplyginSleigh>(p.number("I"), p.number("m"), p.number("a"));
+    return std::make_unique<ChaplyginSleigh>(SleighModel{p.number("I"), p.number("m"), p.number("a")});
   };
   return d;
 }

@@ -38,25 +38,25 @@ struct KnifeEdgeModel {
 
 class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public ConstraintFrame {
  public:
-  explicit KnifeEdge(double eps) : FixedLagrangianSystem(KnifeEdgeModel{eps}), eps_(eps) {}
+  explicit KnifeEdge(double eps) : FixedLagrangianSystem(KnifeEdgeModel{eps}) {}
   Layout layout() const override { return {{"x", "y", "phi"}, {"xdot", "ydot", "phidot"}}; }
   // Regular frame (spec 002 §2.2): e1 = (cos φ − ε) ∂x + sin φ ∂y, e2 = ∂φ.
   void frame(ConstVecRef q, MatRef B) const override {
-    B << std::cos(q[2]) - eps_, 0.0, std::sin(q[2]), 0.0, 0.0, 1.0;
+    B << std::cos(q[2]) - eps(), 0.0, std::sin(q[2]), 0.0, 0.0, 1.0;
   }
 
   void diagnostic_names(std::vector<std::string>& n) const override { n = {"phidot", "u_sqrtN"}; }
   // Invariants: φ̇, and for ε = 0 nothing else; u√N with u the speed along e1 is reported.
   void diagnostics(const State& s, double* out) const override {
-    const double phi = s.q[2], N = 1.0 - 2.0 * eps_ * std::cos(phi) + eps_ * eps_;
+    const double phi = s.q[2], N = 1.0 - 2.0 * eps() * std::cos(phi) + eps() * eps();
     out[0] = s.v[2];
-    out[1] = (s.v[0] * (std::cos(phi) - eps_) + s.v[1] * std::sin(phi)) / std::sqrt(N);
+    out[1] = (s.v[0] * (std::cos(phi) - eps()) + s.v[1] * std::sin(phi)) / std::sqrt(N);
   }
 
   // Closed form only for ε = 0 (spec 002 §2.2); for ε > 0 there is none.
-  bool has_exact_solution() const override { return eps_ == 0.0; }
+  bool has_exact_solution() const override { return eps() == 0.0; }
   void exact_solution(const State& s0, double t, State& out) const override {
-    if (eps_ != 0.0) System::exact_solution(s0, t, out);
+    if (eps() != 0.0) System::exact_solution(s0, t, out);
     const double x0 = s0.q[0], y0 = s0.q[1], p0 = s0.q[2];
     const double w = s0.v[2], dt = t - s0.t;
     const double u0 = s0.v[0] * std::cos(p0) + s0.v[1] * std::sin(p0);
@@ -84,7 +84,7 @@ class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public Con
   }
 
  private:
-  double eps_;
+  double eps() const { return fixed_model().eps; }
 };
 
 PluginDescriptor describe() {

@@ -58,9 +58,7 @@ struct SnakeboardModel {
 
 class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public LieGroupModel {
  public:
-  explicit Snakeboard(const Params& p) : FixedLagrangianSystem(SnakeboardModel{p}), p_(p) {
-    fixed_model().mass(M_);
-  }
+  explicit Snakeboard(const Params& p) : FixedLagrangianSystem(SnakeboardModel{p}) {}
 
   Layout layout() const override {
     return {{"psi", "phi", "theta", "x", "y"}, {"psidot", "phidot", "thetadot", "xdot", "ydot"}};
@@ -70,14 +68,14 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
   LieGroup group() const override { return LieGroup::SE2; }
   int shape_dim() const override { return 2; }
   int num_symmetry_directions() const override { return 1; }
-  void locked_mass(ConstVecRef, MatRef M) const override { M = M_; }  // ordering (u_ψ, u_φ, ξ¹, ξ², ξ³)
+  void locked_mass(ConstVecRef, MatRef M) const override { fixed_model().mass(M); }  // ordering (u_ψ, u_φ, ξ¹, ξ², ξ³)
   // [A(r)] = [[(I/(ml²)) sin²φ, 0], [−(I/(2ml)) sin2φ, 0], [0, 0]]
   void connection(ConstVecRef r, MatRef A) const override {
     const double phi = r[1], s = std::sin(phi);
-    A << p_.I / (p_.m * p_.l * p_.l) * s * s, 0, -p_.I / (2 * p_.m * p_.l) * std::sin(2 * phi), 0, 0, 0;
+    A << p().I / (p().m * p().l * p().l) * s * s, 0, -p().I / (2 * p().m * p().l) * std::sin(2 * phi), 0, 0, 0;
   }
   // ẽ₁(φ) = e₁/(2cosφ) = (sinφ, −l cosφ, 0)
-  void symmetry_basis(ConstVecRef r, MatRef E) const override { E << std::sin(r[1]), -p_.l * std::cos(r[1]), 0; }
+  void symmetry_basis(ConstVecRef r, MatRef E) const override { E << std::sin(r[1]), -p().l * std::cos(r[1]), 0; }
   bool has_forces() const override { return true; }
   void forces(double t, ConstVecRef, ConstVecRef, VecRef fr, VecRef fg) const override {
     fr << u_psi(t), u_phi(t);
@@ -98,10 +96,10 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
     const double phi = s.q[1], th = s.q[2];
     const double v = std::cos(th) * s.v[3] + std::sin(th) * s.v[4];
     const double vp = -std::sin(th) * s.v[3] + std::cos(th) * s.v[4];
-    out[0] = p_.I * (s.v[0] + s.v[2]);  // I(ψ̇ + θ̇), d/dt = τ_ψ
+    out[0] = p().I * (s.v[0] + s.v[2]);  // I(ψ̇ + θ̇), d/dt = τ_ψ
     // p₁ = (ml²θ̇ + Iψ̇) sin2φ − 2ml cos²φ v
-    out[1] = (p_.m * p_.l * p_.l * s.v[2] + p_.I * s.v[0]) * std::sin(2 * phi) -
-             2 * p_.m * p_.l * std::cos(phi) * std::cos(phi) * v;
+    out[1] = (p().m * p().l * p().l * s.v[2] + p().I * s.v[0]) * std::sin(2 * phi) -
+             2 * p().m * p().l * std::cos(phi) * std::cos(phi) * v;
     out[2] = v;
     out[3] = vp;
     out[4] = u_psi(s.t);
@@ -124,8 +122,7 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
                            "(spec 001 Sec 2.2); start with cos(phi) != 0 (the regular GNI/RDP forms may cross it)");
     }
   }
-  Params p_;
-  Eigen::Matrix<double, 5, 5> M_;
+  const Params& p() const { return fixed_model().p; }
 };
 
 PluginDescriptor describe() {

@@ -44,7 +44,7 @@ struct DiskModel {
 
 class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, public Guarded, public ExactEventLocator {
  public:
-  explicit VerticalRollingDisk(const DiskParams& p) : FixedLagrangianSystem(DiskModel{p}), p_(p) {}
+  explicit VerticalRollingDisk(const DiskParams& p) : FixedLagrangianSystem(DiskModel{p}) {}
 
   Layout layout() const override { return {{"x", "y", "theta", "phi"}, {"xdot", "ydot", "thetadot", "phidot"}}; }
 
@@ -54,8 +54,8 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
   // what a perturbation of (θ̇0, φ̇0) (Fig. 5) means. The M-orthogonal projection would instead mix a
   // θ̇ perturbation with ẋ, ẏ and shrink it by I/(I+mR²) = 1/3.
   bool project(State& s) const override {
-    s.v[0] = p_.R * s.v[2] * std::cos(s.q[3]);
-    s.v[1] = p_.R * s.v[2] * std::sin(s.q[3]);
+    s.v[0] = params().R * s.v[2] * std::cos(s.q[3]);
+    s.v[1] = params().R * s.v[2] * std::sin(s.q[3]);
     return true;
   }
 
@@ -67,8 +67,8 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
     out[1] = s.v[3];
     for (int g = 0; g < 2; ++g) {
       const double sg = sign(g);
-      out[2 + 2 * g] = s.q[0] + sg * p_.R * std::cos(s.q[3]);
-      out[3 + 2 * g] = s.q[1] + sg * p_.R * std::sin(s.q[3]);
+      out[2 + 2 * g] = s.q[0] + sg * params().R * std::cos(s.q[3]);
+      out[3 + 2 * g] = s.q[1] + sg * params().R * std::sin(s.q[3]);
       out[6 + g] = guard(g, s.q);
     }
   }
@@ -82,9 +82,9 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
     out.t = t;
     out.q.resize(4);
     out.v.resize(4);
-    out.q << s0.q[0] + p_.R * Om * std::cos(mid) * kappa, s0.q[1] + p_.R * Om * std::sin(mid) * kappa,
+    out.q << s0.q[0] + params().R * Om * std::cos(mid) * kappa, s0.q[1] + params().R * Om * std::sin(mid) * kappa,
         s0.q[2] + Om * dt, phi;
-    out.v << p_.R * Om * std::cos(phi), p_.R * Om * std::sin(phi), Om, om;  // Ω, ω constant
+    out.v << params().R * Om * std::cos(phi), params().R * Om * std::sin(phi), Om, om;  // Ω, ω constant
   }
 
   // ---- Guards (spec 004 §3, "Guards") ------------------------------------------------------------
@@ -92,20 +92,20 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
   std::string guard_name(int g) const override { return g == 0 ? "front edge" : "back edge"; }
   double guard(int g, ConstVecRef q) const override {
     const double sg = sign(g);
-    return table(q[0] + sg * p_.R * std::cos(q[3]), q[1] + sg * p_.R * std::sin(q[3]));
+    return table(q[0] + sg * params().R * std::cos(q[3]), q[1] + sg * params().R * std::sin(q[3]));
   }
   // dh̃_σ = [h_X, h_Y, 0, σR(h_Y cosφ − h_X sinφ)] with (h_X, h_Y) at the edge point.
   void guard_gradient(int g, ConstVecRef q, VecRef dg) const override {
     const double sg = sign(g), c = std::cos(q[3]), s = std::sin(q[3]);
-    const double X = q[0] + sg * p_.R * c, Y = q[1] + sg * p_.R * s;
-    const double hX = 2.0 * X / (p_.a * p_.a), hY = 2.0 * Y / (p_.b * p_.b);
-    dg << hX, hY, 0.0, sg * p_.R * (hY * c - hX * s);
+    const double X = q[0] + sg * params().R * c, Y = q[1] + sg * params().R * s;
+    const double hX = 2.0 * X / (params().a * params().a), hY = 2.0 * Y / (params().b * params().b);
+    dg << hX, hY, 0.0, sg * params().R * (hY * c - hX * s);
   }
   double guard_rate(int g, const State& st) const override {
     const double sg = sign(g), c = std::cos(st.q[3]), s = std::sin(st.q[3]);
-    const double X = st.q[0] + sg * p_.R * c, Y = st.q[1] + sg * p_.R * s;
-    const double hX = 2.0 * X / (p_.a * p_.a), hY = 2.0 * Y / (p_.b * p_.b);
-    return hX * st.v[0] + hY * st.v[1] + sg * p_.R * (hY * c - hX * s) * st.v[3];
+    const double X = st.q[0] + sg * params().R * c, Y = st.q[1] + sg * params().R * s;
+    const double hX = 2.0 * X / (params().a * params().a), hY = 2.0 * Y / (params().b * params().b);
+    return hX * st.v[0] + hY * st.v[1] + sg * params().R * (hY * c - hX * s) * st.v[3];
   }
 
   // ---- Exact event location (spec 004 §3) --------------------------------------------------------
@@ -123,22 +123,22 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
     return found;
   }
 
-  const DiskParams& params() const { return p_; }
+  const DiskParams& params() const { return fixed_model().p; }
 
  private:
   static double sign(int g) { return g == 0 ? 1.0 : -1.0; }
-  double table(double X, double Y) const { return X * X / (p_.a * p_.a) + Y * Y / (p_.b * p_.b) - 1.0; }
+  double table(double X, double Y) const { return X * X / (params().a * params().a) + Y * Y / (params().b * params().b) - 1.0; }
 
   // h̃_σ and its rate along the exact flow from s at time offset t.
   void along_flow(const State& s, int g, double t, double& h, double& rate) const {
     const double sg = sign(g), Om = s.v[2], om = s.v[3], phi0 = s.q[3];
     const double kappa = om == 0.0 ? t : 2.0 * std::sin(0.5 * om * t) / om;
     const double mid = phi0 + 0.5 * om * t, phi = phi0 + om * t, c = std::cos(phi), sn = std::sin(phi);
-    const double X = s.q[0] + p_.R * Om * std::cos(mid) * kappa + sg * p_.R * c;
-    const double Y = s.q[1] + p_.R * Om * std::sin(mid) * kappa + sg * p_.R * sn;
-    const double Xd = p_.R * Om * c - sg * p_.R * om * sn, Yd = p_.R * Om * sn + sg * p_.R * om * c;
+    const double X = s.q[0] + params().R * Om * std::cos(mid) * kappa + sg * params().R * c;
+    const double Y = s.q[1] + params().R * Om * std::sin(mid) * kappa + sg * params().R * sn;
+    const double Xd = params().R * Om * c - sg * params().R * om * sn, Yd = params().R * Om * sn + sg * params().R * om * c;
     h = table(X, Y);
-    rate = 2.0 * X / (p_.a * p_.a) * Xd + 2.0 * Y / (p_.b * p_.b) * Yd;
+    rate = 2.0 * X / (params().a * params().a) * Xd + 2.0 * Y / (params().b * params().b) * Yd;
   }
 
   // Newton on h̃_σ(t) along the exact flow from a candidate t (spec 004 §3: "polish them").
@@ -159,7 +159,7 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
 
   // The earliest outward crossing of guard g in [0, horizon] (skip: the root at t = 0 is not one).
   bool first_crossing(const State& s, int g, bool skip, double horizon, double& best) const {
-    const double sg = sign(g), Om = s.v[2], om = s.v[3], R = p_.R;
+    const double sg = sign(g), Om = s.v[2], om = s.v[3], R = params().R;
     const double x0 = s.q[0], y0 = s.q[1], phi0 = s.q[3];
     // Candidate times; `exact_outward` marks the circle's closed-form outward root, whose direction
     // is known from the formula (not from the sign of a rate that may be round-off near grazing).
@@ -170,15 +170,15 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
     };
     std::vector<Cand> cand;
     double period = std::numeric_limits<double>::infinity();
-    const double scale = std::max(p_.a, p_.b);
+    const double scale = std::max(params().a, params().b);
     if (Om == 0.0) return false;  // spinning in place: the edges never move outward
     const double rho_s = om == 0.0 ? 0.0 : R * Om / om;  // ρ_s = RΩ/ω
     if (om == 0.0 || std::abs(rho_s) > 1e3 * scale) {
       // Straight line (ω = 0; also a first guess when the arc radius dwarfs the table): quadratic in t.
       const double c = std::cos(phi0), sn = std::sin(phi0);
       const double X0 = x0 + sg * R * c, Y0 = y0 + sg * R * sn, dx = R * Om * c, dy = R * Om * sn;
-      const double A2 = dx * dx / (p_.a * p_.a) + dy * dy / (p_.b * p_.b);
-      const double B = 2.0 * (X0 * dx / (p_.a * p_.a) + Y0 * dy / (p_.b * p_.b)), C = table(X0, Y0);
+      const double A2 = dx * dx / (params().a * params().a) + dy * dy / (params().b * params().b);
+      const double B = 2.0 * (X0 * dx / (params().a * params().a) + Y0 * dy / (params().b * params().b)), C = table(X0, Y0);
       const double disc = B * B - 4.0 * A2 * C;
       if (disc >= 0.0) {
         const double sq = std::sqrt(disc);
@@ -190,11 +190,11 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
       // Centre of the contact-point circle: c = (x0 − ρ_s sinφ0, y0 + ρ_s cosφ0) (spec 004 §3).
       const double cx = x0 - rho_s * std::sin(phi0), cy = y0 + rho_s * std::cos(phi0);
       std::vector<Cand> phis;  // angles, converted to times below
-      if (p_.circle) {
+      if (params().circle) {
         // Circle: K0 + 2(Ac cosφ + Bc sinφ) = 0 (spec 004 §3), i.e. K0 + 2N cos(φ − ψ) = 0 with
         // ψ = atan2(Bc, Ac). Along the flow dh̃/dt ∝ −ω sin(φ − ψ), so the outward root is
         // φ = ψ − sign(ω)·arccos(−K0/(2N)). A tangency (|−K0/(2N)| = 1) is not an impact (§6.7).
-        const double a2 = p_.a * p_.a;
+        const double a2 = params().a * params().a;
         const double K0 = cx * cx + cy * cy + rho_s * rho_s + R * R - a2;
         const double Ac = sg * R * cx - rho_s * cy, Bc = rho_s * cx + sg * R * cy;
         const double N = std::hypot(Ac, Bc), arg = -K0 / (2.0 * N);
@@ -205,7 +205,7 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
       } else {
         // Ellipse: z²·h(E_σ) with z = e^{iφ}, P1 = (σR − iρ_s)/2, P2 = (−ρ_s − iσR)/2 (spec 004 §3).
         const cplx P1(0.5 * sg * R, -0.5 * rho_s), P2(-0.5 * rho_s, -0.5 * sg * R);
-        const double ia = 1.0 / (p_.a * p_.a), ib = 1.0 / (p_.b * p_.b);
+        const double ia = 1.0 / (params().a * params().a), ib = 1.0 / (params().b * params().b);
         const cplx c4 = P1 * P1 * ia + P2 * P2 * ib;
         const cplx c3 = 2.0 * cx * P1 * ia + 2.0 * cy * P2 * ib;
         const cplx c2 = (cx * cx + 2.0 * std::norm(P1)) * ia + (cy * cy + 2.0 * std::norm(P2)) * ib - 1.0;
@@ -255,8 +255,6 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
     }
     return found;
   }
-
-  DiskParams p_;
 };
 
 PluginDescriptor describe() {

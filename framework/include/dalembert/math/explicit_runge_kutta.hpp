@@ -13,6 +13,11 @@ struct ButcherTableau {
   int order = 1;
 };
 
+/// The classical fourth-order Runge–Kutta method (Kutta 1901), seed 000's RK4 baseline.
+inline ButcherTableau classical_rk4() {
+  return {{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}}, {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6}, {0.0, 0.5, 0.5, 1.0}, 4};
+}
+
 /// y ← y + a·x, and y ← x: element loops for fixed sizes (see FixedNonholonomicField::evaluate on
 /// why), Eigen's vectorised kernels for dynamic sizes.
 template <class Y, class X>
