@@ -252,6 +252,20 @@ void check_coriolis(Context& c, const Vec& q, const Vec& v) {
                 M.cwiseAbs().maxCoeff() * v.squaredNorm());
 }
 
+/// ½∂_q(vᵀM(q)v), which the discrete Lagrangians of an M(q) need (issue 14), against central
+/// differences of vᵀM(q)v.
+void check_kinetic_gradient(Context& c, const Vec& q, const Vec& v) {
+  if (c.sys.constant_mass()) return;
+  Vec k(c.n);
+  c.sys.kinetic_gradient(q, v, k);
+  auto kinetic = [&](const Vec& x) { Mat M(c.n, c.n); c.sys.mass(x, M); Mat e(1, 1); e(0, 0) = 0.5 * v.dot(M * v); return e; };
+  const Vec ref = jacobian(kinetic, q).transpose();
+  Mat M(c.n, c.n);
+  c.sys.mass(q, M);
+  c.out.compare("kinetic_gradient", c.source("kinetic_gradient"), k, ref, [&](int i, int) { return vec_entry(c.names, i); },
+                M.cwiseAbs().maxCoeff() * v.squaredNorm());
+}
+
 /// A(x) as a function for the difference quotients.
 Mat constraint_matrix_at(const Context& c, const Vec& x) {
   Mat A(c.r, c.n);
@@ -356,10 +370,7 @@ struct FlowErrors {
 FlowErrors run_rk4(const LagrangianSystem& sys, const State& s0, double horizon, int steps) {
   NonholonomicVectorField field;
   field.bind(sys);
-  ExplicitRungeKuttaT<> rk(ButcherTableau{{{}, {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}},
-                                          {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6},
-                                          {0.0, 0.5, 0.5, 1.0},
-                                          4});
+  ExplicitRungeKuttaT<> rk(classical_rk4());
   rk.resize(static_cast<int>(s0.q.size()), static_cast<int>(s0.v.size()));
   State s = s0;
   const double e0 = sys.energy(s0), h = horizon / steps;
@@ -419,6 +430,7 @@ DerivativeCheckResult check_derivatives(const LagrangianSystem& sys, const Deriv
     check_potential(c, s.q);
     check_constraint_gradient(c, s.q);
     check_coriolis(c, s.q, s.v);
+    check_kinetic_gradient(c, s.q, s.v);
     check_contractions(c, s.q, s.v);
     check_mass(c, s.q);
     check_rank(c, s.q);

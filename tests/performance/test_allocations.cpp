@@ -40,6 +40,9 @@ State snakeboard_initial() {
 }
 State cvt_initial() { return test::make_state({1, 0, -2}, {-0.4481, -0.40745617696058795, 0.1}); }
 State knife_initial() { return test::make_state({0, 0, 0}, {0.8, 0, 0.8}); }
+// Configuration-dependent M (issue 14): velocities put on D by the system's own projection.
+State disk_initial() { return test::make_state({0, 0, 0, 0.2, 0}, {1, 0, 0.5, 0.1, 1}); }
+State sphere_initial() { return test::make_state({0, 0, 0.1, 1.62, 0.2}, {0, 0, 0.1, 0.05, 1.0}); }
 State pendulum_initial() {
   const double a = 3.0 * std::numbers::pi / 8.0;
   return test::make_state({std::cos(a), 0.0, std::sin(a), 0.0}, {0.2, 0.0, 0.2});
@@ -86,6 +89,12 @@ std::vector<Case> cases() {
       {"mla", "knife_edge", none, "mla", none, knife_initial(), 0.1},
       {"dla", "knife_edge", none, "dla", none, knife_initial(), 0.1},
       {"exact_discrete", "knife_edge", none, "exact_discrete", none, knife_initial(), 0.1},
+      {"dla (rolling disk, M(q))", "rolling_disk", none, "dla", none, disk_initial(), 0.05},
+      {"mla (rolling disk, M(q))", "rolling_disk", none, "mla", none, disk_initial(), 0.05},
+      {"exact_discrete (rolling disk, M(q))", "rolling_disk", none, "exact_discrete", none, disk_initial(), 0.05},
+      {"rk4 (rolling disk, M(q))", "rolling_disk", none, "rk4", none, disk_initial(), 0.05},
+      {"dla (Chaplygin sphere, M(q))", "chaplygin_sphere", none, "dla", none, sphere_initial(), 0.05},
+      {"mla (Chaplygin sphere, M(q))", "chaplygin_sphere", none, "mla", none, sphere_initial(), 0.05},
       {"rodrigues_21", "pendulum_3d", none, "rodrigues_21", none, pendulum_initial(), 0.05},
       {"rodrigues_23", "pendulum_3d", none, "rodrigues_23", none, pendulum_initial(), 0.05},
       {"rodrigues_25", "pendulum_3d", none, "rodrigues_25", none, pendulum_initial(), 0.05},
@@ -125,6 +134,7 @@ TEST_CASE("every shipped integrator steps without heap allocation after bind", "
       continue;
     }
     State s = c.initial;
+    if (c.system == "rolling_disk" || c.system == "chaplygin_sphere") REQUIRE(sys->project(s));
     in->bind(*sys);
     in->start(s);
     std::vector<std::string> names;

@@ -1,5 +1,5 @@
 // The exact discrete nonholonomic flow (seed 002 Sects. 3.2, 5.2, eqs. (34)–(39), Theorem 5.5;
-// spec 002 §3.4), generic over any ConstrainedLagrangian system with constant mass. The reference
+// spec 002 §3.4), generic over any ConstrainedLagrangian system, constant M or M(q). The reference
 // against which MLA and DLA are judged.
 //
 //  * one_step (default): the exact discrete flow on D*, π ↦ FL(φ_h(FL⁻¹π)): the continuous flow
@@ -43,7 +43,7 @@ class ExactDiscreteFlow final : public Integrator {
     phi_.resize(r_);
     mult_.resize(r_);
     size_llt(C_llt_, r_);
-    Minv_ = flow_.mass().inverse();  // constant mass (checked by ForcedFlow::bind)
+    if (flow_.constant_mass()) Minv_ = flow_.mass(q_).inverse();
     names_ = {"discrete_energy", "discrete_constraint_residual"};
     values_.assign(names_.size(), 0.0);
   }
@@ -77,7 +77,12 @@ class ExactDiscreteFlow final : public Integrator {
       // integral of the extended field, so round-off in Φ grows and feeds dE/dt = λΦ):
       // v ← v − M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹A v, a change at round-off level.
       model_->constraint_matrix(q_next_, A_);
-      MinvAt_.noalias() = Minv_ * A_.transpose();
+      if (flow_.constant_mass()) {
+        MinvAt_.noalias() = Minv_ * A_.transpose();
+      } else {
+        MinvAt_ = A_.transpose();
+        flow_.solve_mass(q_next_, MinvAt_);  // M(q_{k+1})⁻¹Aᵀ
+      }
       C_.noalias() = A_ * MinvAt_;
       C_llt_.compute(C_);
       phi_.noalias() = A_ * v_next_;
@@ -118,7 +123,7 @@ class ExactDiscreteFlow final : public Integrator {
  private:
   // H|D*(q, BᵀMv) = E(q, v) for v ∈ D (spec §2.0).
   double energy(const Vec& q, const Vec& v) {
-    Mv_.noalias() = flow_.mass() * v;  // into a member buffer: no temporary inside step
+    Mv_.noalias() = flow_.mass(q) * v;  // into a member buffer: no temporary inside step
     return 0.5 * v.dot(Mv_) + model_->potential(q);
   }
   Vec Mv_;

@@ -1,7 +1,7 @@
 // The modified Lagrange–d'Alembert integrator MLA (seed 002 eqs. (41)/(42), spec 002 §3.2) and,
 // compiled with DALEMBERT_MLA_FORCES=0 from this same file, the discrete Lagrange–d'Alembert
-// integrator DLA (spec 002 §3.3: MLA with F_d = 0). Generic over any ConstrainedLagrangian system
-// with constant mass; the discrete objects (L_d, D1/D2 L_d, F_d^±, ω, P^±, π^±, H|D*) come from
+// integrator DLA (spec 002 §3.3: MLA with F_d = 0). Generic over any ConstrainedLagrangian system,
+// constant M or M(q) (issue 14); the discrete objects (L_d, D1/D2 L_d, F_d^±, ω, P^±, π^±, H|D*) come from
 // <dalembert/math/discrete_mechanics.hpp>.
 //
 // Forms (parameter "form"), all giving the same q_k (spec §3.2):
@@ -15,8 +15,11 @@
 // step returns q_1 itself.
 // State written back: v_k = FL⁻¹(π_k) = B(BᵀMB)⁻¹π_k ∈ D_{q_k}, so E(q_k, v_k) = H|D*(q_k, π_k).
 // Newton (spec §3.2): unknown Δq = q_{k+1} − q_k, initial guess h v_k (one-step) or q_k − q_{k−1}
-// (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); central-difference Jacobian (step 1e-7 max(1,|u_j|));
-// stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is above 1e-9.
+// (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); Jacobian from the model's derivatives (parameter
+// jacobian = "model", issue 14: DiscreteNonholonomicMechanics::legendre_minus_jacobian and
+// constraint_jacobian) or by central differences of the residual ("central_difference", step
+// 1e-7 max(1,|u_j|)); stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is
+// above 1e-9.
 #include <cmath>
 #include <dalembert/math/discrete_mechanics.hpp>
 #include <dalembert/math/newton.hpp>
@@ -38,11 +41,20 @@ constexpr const char* kName = kForces ? "mla" : "dla";
 
 class ModifiedLagrangeDalembert final : public Integrator {
  public:
-  ModifiedLagrangeDalembert(DiscreteRule rule, Form form, NewtonOptions opt, double fail_residual, Vec q1)
-      : rule_(std::move(rule)), form_(form), opt_(opt), fail_residual_(fail_residual), q1_(std::move(q1)) {}
+  ModifiedLagrangeDalembert(DiscreteRule rule, Form form, NewtonOptions opt, double fail_residual, Vec q1,
+                            bool model_jacobian)
+      : rule_(std::move(rule)),
+        form_(form),
+        opt_(opt),
+        fail_residual_(fail_residual),
+        q1_(std::move(q1)),
+        model_jacobian_(model_jacobian) {}
 
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
+    if (model.has_external_force())
+      throw Error("integrator '" + name() + "' does not support external forces yet (spec 002 §3.1); system '" +
+                  s.name() + "' has one: use rk2 or rk4");
     dm_.bind(model, rule_, kForces);
     n_ = dm_.n();
     r_ = dm_.r();
@@ -67,6 +79,7 @@ class ModifiedLagrangeDalembert final : public Integrator {
     Pplus_.resize(n_);
     B_.resize(n_, k_);
     A_.resize(r_, n_);
+    JP_.resize(n_, n_);
     omega_.resize(r_);
     v_.resize(n_);
     names_ = {"discrete_energy", "discrete_constraint_residual", "momentum_matching_residual", "newton_iterations",
@@ -122,7 +135,16 @@ class ModifiedLagrangeDalembert final : public Integrator {
       w_.tail(r_).setZero();
       dm_.model().constraint_matrix(q_, A_);
       auto residual = [this, h](const Vec& u, Vec& R) { multiplier_residual(u, h, R); };
-      auto jacobian = [this, &residual](const Vec& u, Mat& J) { central_jacobian(residual, u, J); };
+      auto jacobian = [this, h, &residual](const Vec& u, Mat& J) {
+        if (!model_jacobian_) return central_jacobian(residual, u, J);
+        // [−∂P^−/∂u, −μ(q_k)ᵀ; ∂ω/∂u, 0]
+        q_next_ = q_ + u.head(n_);
+        dm_.legendre_minus_jacobian(q_, q_next_, h, JP_);
+        J.topLeftCorner(n_, n_) = -JP_;
+        J.topRightCorner(n_, r_) = -A_.transpose();
+        dm_.constraint_jacobian(q_, q_next_, h, J.bottomLeftCorner(r_, n_));
+        J.bottomRightCorner(r_, r_).setZero();
+      };
       rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
       check(rep);
       q_next_ = q_ + w_.head(n_);
@@ -183,7 +205,14 @@ class ModifiedLagrangeDalembert final : public Integrator {
       dm_.constraint(q_, q_next_, h, omega_);
       R.tail(r_) = omega_;
     };
-    auto jacobian = [this, &residual](const Vec& u, Mat& J) { central_jacobian(residual, u, J); };
+    auto jacobian = [this, h, &residual](const Vec& u, Mat& J) {
+      if (!model_jacobian_) return central_jacobian(residual, u, J);
+      // [B(q_k)ᵀ ∂P^−/∂u; ∂ω/∂u]
+      q_next_ = q_ + u;
+      dm_.legendre_minus_jacobian(q_, q_next_, h, JP_);
+      J.topRows(k_).noalias() = B_.transpose() * JP_;
+      dm_.constraint_jacobian(q_, q_next_, h, J.bottomRows(r_));
+    };
     const NewtonReport rep = newton_.solve(residual, jacobian, u_, opt_);
     check(rep);
     return rep;
@@ -236,10 +265,11 @@ class ModifiedLagrangeDalembert final : public Integrator {
   int n_ = 0, r_ = 0, k_ = 0;
   long steps_ = 0;
   double t_ = 0.0;
+  bool model_jacobian_;
   bool have_prev_ = false, q1_pending_ = false;
   const Vec* pi_target_ = nullptr;
   Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
-  Mat B_, A_;
+  Mat B_, A_, JP_;
   std::vector<std::string> names_;
   std::vector<double> values_;
 };
@@ -258,7 +288,8 @@ std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
     for (std::size_t i = 0; i < j.size(); ++i) q1[static_cast<Eigen::Index>(i)] = j[i].get<double>();
   }
   return std::make_unique<ModifiedLagrangeDalembert>(DiscreteRule::from_name(p.string("rule")), form, opt,
-                                                     p.number("failure_residual"), q1);
+                                                     p.number("failure_residual"), q1,
+                                                     p.string("jacobian") == "model");
 }
 
 PluginDescriptor describe() {
@@ -279,6 +310,10 @@ PluginDescriptor describe() {
        {"midpoint", "trapezoidal", "gauss2"}},
       {"q1", ParamType::Json, nullptr,
        "optional second point q_1 (the paper's two-step initial data): pi_0 = pi^-(q_0, q_1), the first step returns q_1"},
+      {"jacobian", ParamType::String, "model",
+       "Newton Jacobian: model (from the system's derivatives, AD for an L-and-A system; MLA's discrete forces by "
+       "central differences) or central_difference (of the whole residual)",
+       -inf, inf, {"model", "central_difference"}},
       {"newton_tolerance", ParamType::Number, 1e-15, "Newton stops when |delta|_inf <= tol (1 + |u|_inf)", 0.0},
       {"newton_max_iterations", ParamType::Integer, 25, "Newton iterations before the step fails", 1, 1000},
       {"failure_residual", ParamType::Number, 1e-9, "a step fails if the final residual is above this (spec 002 §3.2)",

@@ -25,8 +25,10 @@ class NonholonomicNewmark final : public Integrator {
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
     if (!model.constant_mass())
-      throw Error("integrator '" + name() + "' needs a constant mass matrix (spec 000 §2.0); system '" + s.name() +
-                  "' has a configuration-dependent M(q)");
+      throw Error("integrator '" + name() + "' needs a constant mass matrix (seed 000 derives the Newmark family for "
+                  "constant M; spec 000 §2.0); system '" + s.name() +
+                  "' has a configuration-dependent M(q): use dla, mla or exact_discrete (discrete mechanics for any "
+                  "M(q)), rk2 or rk4, or a composition of them");
     if (model.has_external_force())
       throw Error("integrator '" + name() + "' does not support external forces yet; system '" + s.name() +
                   "' has one");

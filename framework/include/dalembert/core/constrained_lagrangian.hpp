@@ -27,6 +27,19 @@ class BOOST_SYMBOL_VISIBLE ConstrainedLagrangian {
   virtual bool constant_mass() const { return true; }
   /// Ṁv − ½ ∂_q(vᵀM v): the velocity-dependent terms of the Euler–Lagrange equations.
   virtual void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const { c.setZero(); }
+  /// k = ½ ∂_q(vᵀM(q)v) at fixed v (n): the configuration gradient of the kinetic energy, which the
+  /// discrete Lagrangians of a configuration-dependent M need (issue 14). Zero for a constant M. An
+  /// L-and-A system (FixedLagrangianSystem) gives it by AD; this default differentiates mass() by
+  /// fourth-order central differences (relative error ~1e-11), for plain LagrangianSystems.
+  virtual void kinetic_gradient(ConstVecRef q, ConstVecRef v, VecRef k) const;
+  /// D = ∂_q(M(q)v) at fixed v (n×n; column j is (∂M/∂q^j)v) and H = ½∂²_q(vᵀM(q)v) (n×n): with ∇²V
+  /// and DA[w], what the Newton Jacobians of the discrete Lagrangians of an M(q) need. Zero for a
+  /// constant M. An L-and-A system gives D by AD; the defaults differentiate mass() and
+  /// kinetic_gradient() by fourth-order central differences — H is always that difference of
+  /// kinetic_gradient() (AD's for an L-and-A system): a model's M(q) written with double constants
+  /// (`M << m, 0.0, …`) cannot be evaluated on the nested duals a second derivative by AD needs.
+  virtual void mass_derivative(ConstVecRef q, ConstVecRef v, MatRef D) const;
+  virtual void kinetic_hessian(ConstVecRef q, ConstVecRef v, MatRef H) const;
 
   virtual double potential(ConstVecRef q) const = 0;
   virtual void potential_gradient(ConstVecRef q, VecRef g) const = 0;     ///< ∇V, n

@@ -111,6 +111,8 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   void mass(ConstVecRef q, MatRef M) const final { access_.mass(q, M); }
   bool constant_mass() const final { return Access::constant_mass(); }
   void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const final { access_.coriolis(q, v, c); }
+  void kinetic_gradient(ConstVecRef q, ConstVecRef v, VecRef k) const final { access_.kinetic_gradient(q, v, k); }
+  void mass_derivative(ConstVecRef q, ConstVecRef v, MatRef D) const final { access_.mass_derivative(q, v, D); }
   double potential(ConstVecRef q) const final { return model_.potential(q); }
   void potential_gradient(ConstVecRef q, VecRef g) const final { access_.potential_gradient(q, g); }
   void potential_hessian(ConstVecRef q, MatRef H) const final { access_.potential_hessian(q, H); }
@@ -127,7 +129,7 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   // ----- System, at fixed size (observers call these every step) -----
   double energy(const State& s) const override {  // ½vᵀM(q)v + V(q)
     const VecN q = s.q, v = s.v;
-    MatN M = Access::template sized<MatN>(access_.n(), access_.n());
+    MatN M = ad::sized<MatN>(access_.n(), access_.n());
     access_.mass(q, M);
     return 0.5 * v.dot(M * v) + model_.potential(q);
   }
@@ -136,7 +138,7 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
       return 0.0;
     } else {
       if (access_.r() == 0) return 0.0;
-      MatRN A = Access::template sized<MatRN>(access_.r(), access_.n());
+      MatRN A = ad::sized<MatRN>(access_.r(), access_.n());
       model_.constraint_matrix(s.q, A);
       return (A * VecN(s.v)).template lpNorm<Eigen::Infinity>();
     }

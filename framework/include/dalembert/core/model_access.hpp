@@ -122,11 +122,6 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     else
       return R;
   }
-  /// A matrix of type Mat with `rows` × `cols` entries (fixed types ignore the sizes).
-  template <class Mat>
-  static Mat sized(int rows, int cols) {
-    return ad::sized<Mat>(rows, cols);
-  }
   static constexpr bool constant_mass() { return !configuration_mass; }
   void mass(const auto& q, auto&& M) const {
     if constexpr (configuration_mass)
@@ -144,6 +139,20 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
       ad::coriolis<N>(*model_, q, v, c);
     else
       c.setZero();
+  }
+  /// ½∂_q(vᵀM(q)v); zero for a constant M.
+  void kinetic_gradient(const auto& q, const auto& v, auto&& k) const {
+    if constexpr (configuration_mass)
+      ad::kinetic_gradient<N>(*model_, q, v, k);
+    else
+      k.setZero();
+  }
+  /// ∂_q(M(q)v) (n×n); zero for a constant M.
+  void mass_derivative(const auto& q, const auto& v, auto&& D) const {
+    if constexpr (configuration_mass)
+      ad::mass_derivative<N>(*model_, q, v, D);
+    else
+      D.setZero();
   }
   void potential_gradient(const auto& q, auto&& g) const {
     if constexpr (hand_potential_gradient)
@@ -185,7 +194,7 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     if constexpr (hand_curvature) {
       model_->curvature(q, v, c);
     } else if constexpr (hand_constraint_gradient) {
-      MatN G = sized<MatN>(n(), n());
+      MatN G = ad::sized<MatN>(n(), n());
       gradient_curvature(*model_, r(), q, v, c, G);
     } else {
       ad::curvature<N, R>(*model_, r(), q, v, c);
@@ -196,7 +205,7 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     if constexpr (hand_constraint_derivative) {
       model_->constraint_derivative(q, w, DA);
     } else if constexpr (hand_constraint_gradient) {
-      MatN G = sized<MatN>(n(), n());
+      MatN G = ad::sized<MatN>(n(), n());
       gradient_derivative(*model_, r(), q, w, DA, G);
     } else {
       ad::constraint_derivative<N, R>(*model_, r(), q, w, DA);
@@ -205,7 +214,7 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
   /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
   void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
     if constexpr (hand_constraint_gradient) {
-      MatN G = sized<MatN>(n(), n());
+      MatN G = ad::sized<MatN>(n(), n());
       gradient_transpose_derivative(*model_, r(), q, lambda, K, G);
     } else {
       ad::transpose_derivative<N, R>(*model_, r(), q, lambda, K);

@@ -1,16 +1,19 @@
 #pragma once
 // Discrete nonholonomic mechanics (spec 002 §3.1; seed 002 Sects. 4–5.4), generic over any
-// ConstrainedLagrangian system with constant mass matrix and any frame B(q) of D:
+// ConstrainedLagrangian system, L = ½vᵀM(q)v − V(q), and any frame B(q) of D:
 //
-//   discrete Lagrangian   L_d(q0,q1)   = h Σ_i b_i L(q_{c_i}, Δq/h),      q_c = q0 + c Δq
-//   slot derivatives      D1L_d        = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})
-//                         D2L_d        =  M Δq/h − h Σ b_i c_i     ∇V(q_{c_i})
+//   discrete Lagrangian   L_d(q0,q1)   = h Σ_i b_i L(q_{c_i}, Δq/h),      q_c = q0 + c Δq, v = Δq/h
+//   slot derivatives      D1L_d        = Σ b_i [−M(q_{c_i}) v + h (1−c_i) (K − ∇V)(q_{c_i})]
+//                         D2L_d        = Σ b_i [ M(q_{c_i}) v + h c_i     (K − ∇V)(q_{c_i})]
+//                         with K(q) = ½∂_q(vᵀM(q)v) (ConstrainedLagrangian::kinetic_gradient); for a
+//                         constant M these are spec 002 §3.1's −MΔq/h − h Σ b_i(1−c_i)∇V and
+//                         MΔq/h − h Σ b_i c_i ∇V (issue 14 generalises them to M(q))
 //   discrete forces       F_d^−        =  h Σ b_i (1−c_i) F_nh(q_{c_i}, Δq/h)    (covector at q0)
 //                         F_d^+        =  h Σ b_i c_i     F_nh(q_{c_i}, Δq/h)    (covector at q1)
 //   discrete constraint   ω(q0,q1)     =  Σ b_i A(q_{c_i}) Δq/h
 //   forced Legendre       P^+ = D2L_d + F_d^+,  P^− = −D1L_d − F_d^−
 //   projected momenta     π^± = B(q_{1|0})ᵀ P^±
-//   energy on D*          H|D*(q,π)    = ½ πᵀ(BᵀMB)⁻¹π + V(q)
+//   energy on D*          H|D*(q,π)    = ½ πᵀ(B(q)ᵀM(q)B(q))⁻¹π + V(q)
 //
 // with F_nh(q,v) = A(q)ᵀλ(q,v) the canonical extension of the reaction force (spec 002 §2.0,
 // eq. (16), Remark 2.2), taken from the framework's NonholonomicVectorField. The quadrature
@@ -19,6 +22,7 @@
 // With forces switched off this is the DLA discretisation (spec §3.3).
 // Every buffer is sized in bind(); no member allocates afterwards.
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <cmath>
 #include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/core/errors.hpp>
@@ -109,11 +113,10 @@ class DiscreteNonholonomicMechanics {
  public:
   /// `forces` = false gives the DLA objects (spec 002 §3.3: MLA with F_d = 0).
   void bind(const ConstrainedLagrangian& model, DiscreteRule rule = DiscreteRule::midpoint(), bool forces = true) {
-    if (!model.constant_mass())
-      throw Error("discrete nonholonomic mechanics (spec 002 §3.1) needs a constant mass matrix");
     if (model.has_external_force())
       throw Error("discrete nonholonomic mechanics (spec 002 §3.1) does not support external forces yet");
     model_ = &model;
+    constant_mass_ = model.constant_mass();
     rule_ = std::move(rule);
     forces_ = forces;
     n_ = model.dof();
@@ -121,7 +124,16 @@ class DiscreteNonholonomicMechanics {
     field_.bind(model);
     frame_.bind(model);
     M_.resize(n_, n_);
-    model.mass(Vec::Zero(n_), M_);
+    if (constant_mass_) model.mass(Vec::Zero(n_), M_);  // else evaluated where it is needed
+    kg_.resize(n_);
+    u_.resize(n_);
+    fp_.resize(n_);
+    fm_.resize(n_);
+    q1p_.resize(n_);
+    D_.resize(n_, n_);
+    H_.resize(n_, n_);
+    DA_.resize(r_, n_);
+    contractions_.bind(model);
     A_.resize(r_, n_);
     B_.resize(n_, n_ - r_);
     MB_.resize(n_, n_ - r_);
@@ -141,25 +153,34 @@ class DiscreteNonholonomicMechanics {
   int k() const { return n_ - r_; }
   bool forces() const { return forces_; }
   const DiscreteRule& rule() const { return rule_; }
-  const Mat& mass() const { return M_; }
+  bool constant_mass() const { return constant_mass_; }
   DistributionFrame& frame() { return frame_; }
   const ConstrainedLagrangian& model() const { return *model_; }
 
-  /// L_d(q0,q1) = h Σ b_i [½ (Δq/h)ᵀM(Δq/h) − V(q_{c_i})]  (spec 002 §3.1).
+  /// L_d(q0,q1) = h Σ b_i [½ (Δq/h)ᵀM(q_{c_i})(Δq/h) − V(q_{c_i})]  (spec 002 §3.1; M(q): issue 14).
   double lagrangian(ConstVecRef q0, ConstVecRef q1, double h) {
     v_ = (q1 - q0) / h;
-    double Ld = 0.5 * h * v_.dot(M_ * v_);
+    double Ld = constant_mass_ ? 0.5 * h * v_.dot(M_ * v_) : 0.0;
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
       qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+      if (!constant_mass_) {
+        model_->mass(qc_, M_);
+        g_.noalias() = M_ * v_;
+        Ld += 0.5 * h * rule_.weights[i] * v_.dot(g_);
+      }
       Ld -= h * rule_.weights[i] * model_->potential(qc_);
     }
     return Ld;
   }
 
-  /// D1L_d = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})  (spec 002 §3.1).
-  void d1(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { slot(q0, q1, h, 0, out); }
-  /// D2L_d = M Δq/h − h Σ b_i c_i ∇V(q_{c_i})  (spec 002 §3.1).
-  void d2(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { slot(q0, q1, h, 1, out); }
+  /// D1L_d = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})  (spec 002 §3.1; M(q): the header's formula).
+  void d1(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) {
+    constant_mass_ ? slot(q0, q1, h, 0, out) : slot_configuration_mass(q0, q1, h, 0, out);
+  }
+  /// D2L_d = M Δq/h − h Σ b_i c_i ∇V(q_{c_i})  (spec 002 §3.1; M(q): the header's formula).
+  void d2(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) {
+    constant_mass_ ? slot(q0, q1, h, 1, out) : slot_configuration_mass(q0, q1, h, 1, out);
+  }
 
   /// F_d^− (covector at q0) and F_d^+ (at q1): h Σ b_i w_i^∓ A(q_c)ᵀλ(q_c, Δq/h), w^− = 1−c, w^+ = c.
   /// Midpoint: both equal (h/2) λ(q̄, Δq/h) μ(q̄)ᵀ (spec 002 §3.1). Zero when forces are off (DLA).
@@ -195,6 +216,57 @@ class DiscreteNonholonomicMechanics {
     P = -P;
   }
 
+  /// J = ∂P^−(q0, q0+u)/∂u at q1 = q0 + u (n×n), the Newton Jacobian of the discrete Legendre
+  /// transform, from the model's derivatives (issue 14). −D1L_d differentiated (header formula):
+  ///   Σ b_i [M/h + c_i D − (1−c_i) Dᵀ − h c_i(1−c_i)(H_K − ∇²V)] at q_{c_i}, v = Δq/h,
+  /// D = ∂_q(M(q)v), H_K = ½∂²_q(vᵀM(q)v) (both zero for a constant M); with forces (MLA) minus
+  /// ∂F_d^−/∂u, by central differences of F_d^− (it holds the multiplier λ(q,v) of the field).
+  void legendre_minus_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
+    v_ = (q1 - q0) / h;
+    J.setZero();
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i], b = rule_.weights[i];
+      qc_ = q0 + c * (q1 - q0);
+      if (!constant_mass_) model_->mass(qc_, M_);
+      J.noalias() += (b / h) * M_;
+      model_->potential_hessian(qc_, H_);
+      J.noalias() += (b * h * c * (1.0 - c)) * H_;
+      if (constant_mass_) continue;
+      model_->mass_derivative(qc_, v_, D_);
+      model_->kinetic_hessian(qc_, v_, H_);
+      J.noalias() += (b * c) * D_;
+      J.noalias() -= (b * (1.0 - c)) * D_.transpose();
+      J.noalias() -= (b * h * c * (1.0 - c)) * H_;
+    }
+    if (!forces_) return;
+    // − ∂F_d^−/∂u, column by column (step 1e-7 max(1, |u_j|), as the plugins' Newton differences).
+    u_ = q1 - q0;
+    for (int j = 0; j < n_; ++j) {
+      const double d = 1e-7 * std::max(1.0, std::abs(u_[j]));
+      q1p_ = q1;
+      q1p_[j] += d;
+      force(q0, q1p_, h, 0, fp_);
+      q1p_[j] -= 2.0 * d;
+      force(q0, q1p_, h, 0, fm_);
+      J.col(j).noalias() -= (fp_ - fm_) / (2.0 * d);
+    }
+  }
+
+  /// ∂ω(q0, q0+u)/∂u = Σ b_i [A(q_{c_i})/h + c_i DA[v](q_{c_i})] (r×n), DA[w]_{aj} = Σ_i ∂A_{ai}/∂q^j w_i.
+  void constraint_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
+    v_ = (q1 - q0) / h;
+    J.setZero();
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i], b = rule_.weights[i];
+      qc_ = q0 + c * (q1 - q0);
+      model_->constraint_matrix(qc_, A_);
+      J.noalias() += (b / h) * A_;
+      if (c == 0.0) continue;
+      contractions_.derivative(qc_, v_, DA_);
+      J.noalias() += (b * c) * DA_;
+    }
+  }
+
   /// π^+(q0,q1) = B(q1)ᵀP^+(q0,q1) and π^−(q0,q1) = B(q0)ᵀP^−(q0,q1)  (spec 002 §3.1).
   void momentum_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef pi) {
     legendre_plus(q0, q1, h, P_);
@@ -223,9 +295,10 @@ class DiscreteNonholonomicMechanics {
     w_ = S_llt_.solve(pi);
     v.noalias() = B_ * w_;
   }
-  /// π = B(q)ᵀ M v (spec 002 §3.2 one-step form, item 3).
+  /// π = B(q)ᵀ M(q) v (spec 002 §3.2 one-step form, item 3).
   void momentum_from_velocity(ConstVecRef q, ConstVecRef v, VecRef pi) {
     frame_.evaluate(q, B_);
+    if (!constant_mass_) model_->mass(q, M_);
     P_.noalias() = M_ * v;
     pi.noalias() = B_.transpose() * P_;
   }
@@ -242,6 +315,7 @@ class DiscreteNonholonomicMechanics {
  private:
   void factor(ConstVecRef q) {
     frame_.evaluate(q, B_);
+    if (!constant_mass_) model_->mass(q, M_);
     MB_.noalias() = M_ * B_;
     S_.noalias() = B_.transpose() * MB_;
     S_llt_.compute(S_);
@@ -258,6 +332,23 @@ class DiscreteNonholonomicMechanics {
       qc_ = q0 + c * (q1 - q0);
       model_->potential_gradient(qc_, g_);
       out.noalias() -= (h * rule_.weights[i] * w) * g_;
+    }
+  }
+  // The same for M(q): every node contributes ±b_i M(q_{c_i}) v, the weighted ones h b_i w (K − ∇V).
+  void slot_configuration_mass(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+    v_ = (q1 - q0) / h;
+    out.setZero();
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i];
+      const double w = side == 0 ? 1.0 - c : c;
+      qc_ = q0 + c * (q1 - q0);
+      model_->mass(qc_, M_);
+      out.noalias() += (side == 0 ? -rule_.weights[i] : rule_.weights[i]) * (M_ * v_);
+      if (w == 0.0) continue;
+      model_->kinetic_gradient(qc_, v_, kg_);
+      model_->potential_gradient(qc_, g_);
+      kg_ -= g_;
+      out.noalias() += (h * rule_.weights[i] * w) * kg_;
     }
   }
   void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
@@ -277,13 +368,15 @@ class DiscreteNonholonomicMechanics {
 
   const ConstrainedLagrangian* model_ = nullptr;
   DiscreteRule rule_ = DiscreteRule::midpoint();
-  bool forces_ = true;
+  bool forces_ = true, constant_mass_ = true;
   int n_ = 0, r_ = 0;
   NonholonomicVectorField field_;
   DistributionFrame frame_;
-  Mat M_, A_, B_, MB_, S_;
+  Mat M_, A_, B_, MB_, S_;  // M_: constant M, or M(q) at the last point evaluated
+  Mat D_, H_, DA_;          // Jacobian work: ∂_q(Mv), ½∂²_q(vᵀMv) or ∇²V, DA[v]
+  ConstraintContractions contractions_;
   Eigen::LLT<Mat> S_llt_;
-  Vec qc_, v_, g_, qd_, vd_, P_, w_;
+  Vec qc_, v_, g_, kg_, qd_, vd_, P_, w_, u_, fp_, fm_, q1p_;
 };
 
 }  // namespace dalembert

@@ -1,8 +1,9 @@
 #pragma once
 // Exact discrete nonholonomic mechanics (seed 002 Sects. 3.2, 4.2, 5.2–5.3; spec 002 §3.4–3.5),
-// generic over any ConstrainedLagrangian system with constant mass:
+// generic over any ConstrainedLagrangian system, constant M or M(q) (issue 14):
 //
-//  * ForcedFlow: the forced SODE  q̇ = v,  M v̇ = −∇V(q) + F~(q,v),  F~ = A(q)ᵀ(λ(q,v) + c A(q)v)
+//  * ForcedFlow: the forced SODE  q̇ = v,  M(q) v̇ = −∇V(q) − C(q,v) + F~(q,v),
+//    F~ = A(q)ᵀ(λ(q,v) + c A(q)v), C = Ṁv − ½∂_q(vᵀMv) (zero for a constant M)
 //    (spec §3.5: c = 0 is the canonical extension F_nh of eq. (16); every c leaves D invariant and
 //    agrees with F_nh on D). Integrated by Gragg–Bulirsch–Stoer extrapolation (K = 4 levels:
 //    order 8) with substeps ≤ max_substep — the "DOP853 or better" inner integrator of spec §3.4.
@@ -26,16 +27,19 @@ class ForcedFlow {
  public:
   /// c: the extension constant of F~ (spec §3.5). max_substep: the GBS step bound.
   void bind(const ConstrainedLagrangian& model, double c = 0.0, double max_substep = 0.05, int levels = 4) {
-    if (!model.constant_mass()) throw Error("exact discrete flow (spec 002 §3.4) needs a constant mass matrix");
     model_ = &model;
+    constant_mass_ = model.constant_mass();
     c_ = c;
     H_ = max_substep;
     n_ = model.dof();
     r_ = model.num_constraints();
     field_.bind(model);
     M_.resize(n_, n_);
-    model.mass(Vec::Zero(n_), M_);
-    Minv_ = M_.inverse();
+    if (constant_mass_) {
+      model.mass(Vec::Zero(n_), M_);
+      Minv_ = M_.inverse();
+    }
+    Mv_.resize(n_);
     A_.resize(r_, n_);
     F_.resize(n_);
     qd_.resize(n_);
@@ -56,7 +60,14 @@ class ForcedFlow {
   }
   int n() const { return n_; }
   double extension() const { return c_; }
-  const Mat& mass() const { return M_; }
+  bool constant_mass() const { return constant_mass_; }
+  /// M(q) (the constant M whatever q when the mass is constant).
+  const Mat& mass(ConstVecRef q) {
+    if (!constant_mass_) model_->mass(q, M_);
+    return M_;
+  }
+  /// Solves M(q) x = b in place (b a vector or columns).
+  void solve_mass(ConstVecRef q, MatRef b) { field_.solve_mass(q, b); }
   const ConstrainedLagrangian& model() const { return *model_; }
 
   /// F~(q,v) = A(q)ᵀ(λ(q,v) + c A(q)v)  (spec §3.5).
@@ -67,8 +78,13 @@ class ForcedFlow {
     if (c_ != 0.0) lam_.noalias() += c_ * (A_ * v);
     F.noalias() = A_.transpose() * lam_;
   }
-  /// s' = (v, M⁻¹(−∇V + F~)) for s = (q, v) ∈ R^{2n}.
+  /// s' = (v, M⁻¹(−∇V + F~)) for s = (q, v) ∈ R^{2n}; for M(q), (v, v̇ of the nonholonomic field +
+  /// M(q)⁻¹A(q)ᵀ c A(q)v).
   void rhs(ConstVecRef s, VecRef ds) {
+    if (!constant_mass_) {
+      rhs_configuration_mass(s, ds);
+      return;
+    }
     force(s.head(n_), s.tail(n_), F_);
     model_->potential_gradient(s.head(n_), g_);
     ds.head(n_) = s.tail(n_);
@@ -110,6 +126,19 @@ class ForcedFlow {
 
  private:
   int aug_size() const { return 2 * n_ + 4 * n_ * n_ + 1 + 2 * n_; }
+  void rhs_configuration_mass(ConstVecRef s, VecRef ds) {
+    const auto q = s.head(n_), v = s.tail(n_);
+    field_.evaluate(0.0, q, v, qd_, vd_);  // M(q)v̇ = −∇V − C + Aᵀλ
+    ds.head(n_) = v;
+    ds.tail(n_) = vd_;
+    if (c_ != 0.0) {
+      model_->constraint_matrix(q, A_);
+      lam_.noalias() = c_ * (A_ * v);
+      F_.noalias() = A_.transpose() * lam_;
+      field_.solve_mass(q, F_);
+      ds.tail(n_) += F_;
+    }
+  }
   void variational_rhs(const Vec& Y, Vec& dY) {
     const int N = 2 * n_;
     s_ = Y.head(N);
@@ -131,7 +160,9 @@ class ForcedFlow {
     dPhi.noalias() = Df_ * Phi;
     const auto q = s_.head(n_);
     const auto v = s_.tail(n_);
-    dY[N + N * N] = 0.5 * v.dot(M_ * v) - model_->potential(q);  // L(q, v)
+    if (!constant_mass_) model_->mass(q, M_);
+    Mv_.noalias() = M_ * v;
+    dY[N + N * N] = 0.5 * v.dot(Mv_) - model_->potential(q);  // L(q, v)
     force(q, v, F_);
     dY.segment(N + N * N + 1, n_).noalias() = Phi.topLeftCorner(n_, n_).transpose() * F_;   // F~ᵀΦ_qq
     dY.segment(N + N * N + 1 + n_, n_).noalias() = Phi.topRightCorner(n_, n_).transpose() * F_;  // F~ᵀΦ_qv
@@ -139,10 +170,11 @@ class ForcedFlow {
 
   const ConstrainedLagrangian* model_ = nullptr;
   double c_ = 0.0, H_ = 0.05;
+  bool constant_mass_ = true;
   int n_ = 0, r_ = 0;
   NonholonomicVectorField field_;
   Mat M_, Minv_, A_, Df_;
-  Vec F_, qd_, vd_, lam_, g_, gg_, s_, sp_, y_, Y_;
+  Vec F_, qd_, vd_, lam_, g_, gg_, s_, sp_, y_, Y_, Mv_;
   Vec fd_[4];
   ExtrapolatedMidpoint gbs_, gbs_var_;
 };

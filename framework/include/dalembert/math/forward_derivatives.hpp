@@ -183,6 +183,29 @@ void mass_gradient(const Model& model, const Q& q, int k, D&& dM) {
     for (Eigen::Index j = 0; j < q.size(); ++j) dM(i, j) = M(i, j).derivatives()[0];
 }
 
+/// k = ½ ∂_q(vᵀM(q)v) at fixed v (n directions at once).
+template <int N, class Model, class Q, class V, class K>
+void kinetic_gradient(const Model& model, const Q& q, const V& v, K&& k) {
+  const auto Mq = mass_of<N>(model, seed_all<N>(q));
+  const Eigen::Index n = q.size();
+  Matrix<double, N> grad = Matrix<double, N>::Zero(n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) grad += (0.5 * v[i] * v[j]) * derivatives_of(Mq(i, j), n);
+  k = grad;
+}
+
+/// D = ∂_q(M(q)v) at fixed v (n×n): column j is (∂M/∂q^j)v.
+template <int N, class Model, class Q, class V, class D>
+void mass_derivative(const Model& model, const Q& q, const V& v, D&& d) {
+  const auto Mq = mass_of<N>(model, seed_all<N>(q));
+  const Eigen::Index n = q.size();
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Matrix<double, N> row = Matrix<double, N>::Zero(n);
+    for (Eigen::Index k = 0; k < n; ++k) row += v[k] * derivatives_of(Mq(i, k), n);
+    d.row(i) = row.transpose();
+  }
+}
+
 /// c = Ṁv − ½ ∂_q(vᵀM v): the velocity terms of the Euler–Lagrange equations of ½vᵀM(q)v,
 /// with Ṁ = d/dε M(q + εv) (one direction) and ∂_q(vᵀMv) from n directions.
 template <int N, class Model, class Q, class V, class C>
