@@ -20,7 +20,8 @@ indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry
   ensemble    ensembles: a statistics column "y" (e.g. energy_error_var) against t, one line per
               integrator; "band": "c" shades the c_q5..c_q95 quantile band of column c instead
   sweep       sweeps: metric "y" against axis "x" from sweep.csv, one line per integrator (and per
-              value of the second axis "series")
+              value of the second axis "series"); "vlines"/"hlines": [{"at": value, "label": text}]
+              draw reference values (e.g. a derived stability threshold) as dashed lines
   heatmap     sweeps: metric "value" over axes "x" and "y" for integrator "label"
   summary     trajectory studies run at several step sizes: a task summary "y" against the task's h,
               log-log, one line per label prefix (the label up to its first "_"), with the slope
@@ -204,16 +205,27 @@ def draw_sweep(ax, folder, manifest, fig):
         k = (data["label"][i], data[series][i] if series else None)
         if k not in keys:
             keys.append(k)
-    for lab, sv in keys:
+    styles = [("o", "-", 7), ("s", "--", 5), ("^", ":", 4), ("D", "-.", 3)]  # coinciding curves stay visible
+    for n, (lab, sv) in enumerate(keys):
         idx = [i for i in range(len(data["label"])) if data["label"][i] == lab and (not series or data[series][i] == sv)]
         text = lab + (f", {series} = {sv:g}" if series else "")
-        ax.plot([data[x][i] for i in idx], transform([data[y][i] for i in idx], fig), "o-", label=text, markersize=4)
+        marker, line, size = styles[n % len(styles)]
+        ax.plot([data[x][i] for i in idx], transform([data[y][i] for i in idx], fig), marker=marker, linestyle=line,
+                label=text, markersize=size)
     if fig.get("logy"):
         ax.set_yscale("log")
+    draw_reference_lines(ax, fig)
     ax.set_xlabel(fig.get("xlabel", x))
     ax.set_ylabel(fig.get("ylabel", y))
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
+
+
+def draw_reference_lines(ax, fig):
+    """Dashed reference lines: "vlines"/"hlines" lists of {"at": value, "label": text}."""
+    for key, draw, style in (("vlines", ax.axvline, "--"), ("hlines", ax.axhline, ":")):
+        for line in fig.get(key, []):
+            draw(float(line["at"]), color="0.3", linestyle=style, linewidth=1.2, label=line.get("label"))
 
 
 def draw_heatmap(ax, folder, manifest, fig):

@@ -51,8 +51,18 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
     const JsonCursor fi = f.at(i);
     fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
                    "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset", "fit", "times",
-                   "radius", "wall_x"});
+                   "radius", "wall_x", "vlines", "hlines"});
     (void)safe_name(fi["name"], "figure name");
+    for (const char* key : {"vlines", "hlines"}) {  // reference lines: [{"at": number, "label": text}]
+      if (!fi.has(key)) continue;
+      const JsonCursor lines = fi[key];
+      for (std::size_t k = 0; k < lines.size(); ++k) {
+        const JsonCursor line = lines.at(k);
+        line.allow_keys({"at", "label"});
+        (void)line["at"].number();
+        if (line.has("label")) (void)line["label"].string();
+      }
+    }
     const std::string type = fi["type"].string();
     if (std::find(types.begin(), types.end(), type) == types.end()) {
       std::string list;
