@@ -81,7 +81,7 @@ TEST_CASE("rolling disk and Chaplygin sphere: orders DLA, MLA 2, RK2 2, RK4 4, t
   }
 }
 
-TEST_CASE("rolling disk: DLA and MLA keep the energy bounded over 1e5 steps while RK4 drifts; |A(q)v| at round-off",
+TEST_CASE("rolling disk: DLA and MLA keep the energy bounded over 1e5 steps while RK4 drifts, |A(q)v| at round-off",
           "[configuration_mass][studies]") {
   const test::TempDir dir("mq_energy_disk");
   const auto m = test::run_bundled_study("studies/rolling_disk/energy_disk.json", dir / "run").manifest;
