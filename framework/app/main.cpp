@@ -168,14 +168,19 @@ int cmd_run(const std::vector<std::string>& args) {
   for (const auto& f : files) studies.push_back(load_study(f));
   const auto folders = output_folders(studies, opt);
   const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> failing;  // studies whose claims did not all hold (their runs are complete)
   for (std::size_t i = 0; i < studies.size(); ++i) {
     opt.out_dir = folders[i];
-    run_study(studies[i], opt);
+    if (run_study(studies[i], opt).claims_failed > 0) failing.push_back(studies[i].name);
   }
   if (studies.size() > 1 && opt.verbose)
     std::printf("%zu studies in %.1f s\n", studies.size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  return 0;
+  if (failing.empty()) return 0;
+  std::string names;
+  for (const auto& n : failing) names += (names.empty() ? "" : ", ") + n;
+  std::fprintf(stderr, "error: claims failed in %zu of %zu studies: %s\n", failing.size(), studies.size(), names.c_str());
+  return 3;
 }
 
 // A JSON value given on the command line: a one-line error naming the option and the text.

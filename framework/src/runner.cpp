@@ -11,6 +11,7 @@
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/study/convergence_fit.hpp>
 #include <dalembert/core/sampler.hpp>
+#include <dalembert/study/claims.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/process.hpp>
@@ -514,6 +515,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     write_json_file(folder.file("manifest.json"), manifest);
     if (!errors.empty()) throw RunFailure(errors, -1, 0.0);
 
+    manifest["claims"] = evaluate_claims(st.claims, manifest, folder.staging());  // a failed claim: still complete
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
     manifest["wall_time_s"] = seconds_since(t_start);
     write_json_file(folder.file("manifest.json"), manifest);
@@ -543,7 +545,8 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
       }
     }
   }
-  return {dir, manifest};
+  print_claims(st.name, manifest["claims"], opt.verbose);
+  return {dir, manifest, manifest["claims"]["failed"].get<long>()};
 }
 
 }  // namespace dalembert

@@ -150,6 +150,12 @@ std::vector<double> cell_values(const std::vector<SweepAxis>& axes, std::size_t 
   return v;
 }
 
+std::vector<std::string> labels_of(const Study& s) {
+  std::vector<std::string> labels;
+  for (const auto& u : s.integrators) labels.push_back(u.label);
+  return labels;
+}
+
 std::string cell_label(const std::vector<SweepAxis>& axes, const std::vector<double>& values, std::size_t i, std::size_t n) {
   std::string s = "sweep cell " + std::to_string(i) + " of " + std::to_string(n) + ":";
   for (std::size_t a = 0; a < axes.size(); ++a)
@@ -167,7 +173,8 @@ Study parse_sweep(const JsonCursor& root, const std::string& file, const std::st
   if (spec.of != "trajectory" && spec.of != "convergence") sw["of"].fail("a sweep is a grid of \"trajectory\" or \"convergence\" runs");
   nlohmann::json base = root.json();
   base.erase("sweep");
-  base.erase("figures");  // the sweep's figures, checked below
+  base.erase("figures");  // the sweep's figures and claims, checked below
+  base.erase("claims");
   base["kind"] = spec.of;
   const JsonCursor axes = sw["axes"];
   if (axes.size() == 0 || axes.size() > 2) axes.fail("a sweep has one or two axes");
@@ -199,6 +206,7 @@ Study parse_sweep(const JsonCursor& root, const std::string& file, const std::st
   first.sweep = spec;
   first.raw = root.json();
   first.figures = parse_figures(root, {"sweep", "heatmap"});
+  first.claims = parse_claims(root, "sweep", labels_of(first));  // checked on sweep.csv; cells claim nothing
   return first;
 }
 
@@ -344,6 +352,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
                                   : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
                                                             : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"});
+  s.claims = parse_claims(root, s.kind, labels_of(s));
   check_workload(root, workload(s), s.limits);
   return s;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/claims.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/run_folder.hpp>
@@ -102,6 +103,7 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
   json base = st.raw;
   base.erase("sweep");
   base.erase("figures");
+  base.erase("claims");  // evaluated on sweep.csv, not per cell
   base["kind"] = st.sweep.of;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     cells[i].study = base;
@@ -192,6 +194,7 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
                 {"threads", opt.threads}};
     manifest["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     write_json_file(folder.file("manifest.json"), manifest);
+    manifest["claims"] = evaluate_claims(st.claims, manifest, folder.staging());
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
     write_json_file(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {
@@ -210,7 +213,8 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
     std::printf("%s: sweep of %zu cells (%zu failed), %.2f s -> %s\n", st.name.c_str(), cells.size(), failed,
                 manifest["wall_time_s"].get<double>(), dir.string().c_str());
   }
-  return {dir, manifest};
+  print_claims(st.name, manifest["claims"], opt.verbose);
+  return {dir, manifest, manifest["claims"]["failed"].get<long>()};
 }
 
 }  // namespace dalembert

@@ -23,6 +23,7 @@ struct RunOptions {
 struct RunReport {
   std::filesystem::path folder;
   nlohmann::json manifest;
+  long claims_failed = 0;  // the run is complete; its claims (manifest["claims"]) did not all hold
 };
 
 BOOST_SYMBOL_VISIBLE RunReport run_study(const Study& study, const RunOptions& options = {});

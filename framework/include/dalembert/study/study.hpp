@@ -4,6 +4,7 @@
 // typed struct; every field remembers where it came from for error messages.
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
+#include <dalembert/study/claims.hpp>
 #include <dalembert/study/limits.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdint>
@@ -76,6 +77,7 @@ struct Study {
   EnsembleSpec ensemble;  // kind == "ensemble"
   SweepSpec sweep;        // kind == "sweep"
   nlohmann::json figures = nlohmann::json::array();
+  std::vector<ClaimCheck> claims;  // the checks of its "claims" block (study/claims.hpp)
   Limits limits;       // the study's "limits" over the defaults
   nlohmann::json raw;  // the file as read
   std::string where(const std::string& json_path) const { return file + ": " + json_path; }

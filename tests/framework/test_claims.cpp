@@ -1,0 +1,110 @@
+// Checked claims (issue 15, study/claims.hpp): a claim is parsed before the run, evaluated after
+// it into claims.csv and the manifest, and a failed claim fails the command (exit 3) while the run
+// folder stays complete. The planted wrong values below are independent of the code: the spec's
+// numbers moved off by a known amount.
+#include <catch2/catch.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/study/runner.hpp>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_process.hpp"
+#include "support.hpp"
+#include "temp_dir.hpp"
+
+using namespace dalembert;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// studies/exact_discrete/convergence_knife.json (0.03 s) with its claims replaced by `checks`.
+json knife_with(const json& checks) {
+  std::ifstream in(std::string(DALEMBERT_SOURCE_DIR) + "/studies/exact_discrete/convergence_knife.json");
+  json j = json::parse(in);
+  j["claims"]["checks"] = checks;
+  return j;
+}
+
+json order_check(const std::string& label, double of) {
+  return {{"id", label + " order"}, {"quantity", {{"fitted_order", label}}}, {"within", 0.05}, {"of", of}};
+}
+
+std::string parse_error(const json& checks) {
+  try {
+    (void)parse_study(knife_with(checks), "k.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("claims: every check holds on a bundled study and claims.csv lists them with the order audit",
+          "[claims]") {
+  const test::TempDir dir("claims_pass");
+  const auto r = test::run_bundled_study("studies/exact_discrete/convergence_knife.json", dir / "run");
+  CHECK(r.claims_failed == 0);
+  const auto& c = r.manifest.at("claims");
+  CHECK(c.at("failed") == 0);
+  CHECK(c.at("passed").get<long>() == long(c.at("results").size()));
+  CHECK(c.at("results").size() >= 3 + 5);  // three order audits and the study's checks
+  CHECK(c.at("results")[0].at("id") == "order MLA");
+  const std::string csv = test::read_text(dir / "run" / "claims.csv");
+  CHECK(csv.rfind("id,source,text,quantity,comparison,verdict,value\n", 0) == 0);
+  CHECK(csv.find("spec 002 claim 19") != std::string::npos);
+}
+
+TEST_CASE("claims: a planted wrong value fails the run's claims, names the claim, exits 3, keeps the folder",
+          "[claims]") {
+  const test::TempDir dir("claims_fail");
+  // MLA is second order (spec 002 claim 17): a claim of order 3 cannot hold.
+  const json study = knife_with(json::array({order_check("MLA", 2.0), order_check("DLA", 3.0)}));
+  {
+    std::ofstream(dir / "study.json") << study.dump(2);
+  }
+  const auto run = test::run_dalembert({"run", "study.json", "--out", "out", "--no-plots", "--quiet"}, {dir.path()});
+  CHECK(run.status == 3);
+  CHECK(run.err.find("DLA order") != std::string::npos);
+  CHECK(run.err.find("MLA order") == std::string::npos);
+  CHECK(run.err.find("\nerror: claims failed in 1 of 1 studies: convergence_knife\n") != std::string::npos);
+  // The run is complete: the folder has its final name, and it says which claim failed.
+  REQUIRE(fs::exists(dir / "out" / "manifest.json"));
+  CHECK_FALSE(fs::exists(dir / "out.failed"));
+  std::ifstream in(dir / "out" / "manifest.json");
+  const json m = json::parse(in);
+  CHECK(m.at("claims").at("failed") == 1);
+  for (const auto& r : m.at("claims").at("results"))
+    CHECK(r.at("verdict") == (r.at("id") == "DLA order" ? "FAIL" : "pass"));
+}
+
+TEST_CASE("claims: a declared order the fit contradicts is a failed claim", "[claims]") {
+  const test::TempDir dir("claims_order");
+  json study = knife_with(json::array());
+  study["integrators"][0]["plugin"] = "composition";  // MLA relabelled as a triple jump: declared 4, fits 2
+  study["integrators"][0]["params"] = {{"stages", json::array({{{"integrator", "mla"}, {"fraction", 1.0}}})}, {"order", 4}};
+  RunOptions opt;
+  opt.out_dir = dir / "run";
+  opt.plots = false;
+  opt.verbose = false;
+  opt.progress = false;
+  const auto r = run_study(parse_study(study, "k.json"), opt);
+  CHECK(r.claims_failed == 1);
+  CHECK(r.manifest.at("claims").at("results")[0].at("id") == "order MLA");
+  CHECK(r.manifest.at("claims").at("results")[0].at("verdict") == "FAIL");
+}
+
+TEST_CASE("claims: malformed checks are refused before the run, naming the place", "[claims]") {
+  CHECK_THAT(parse_error(json::array({{{"quantity", {{"fitted_order", "RK4"}}}, {"<", 1}}})),
+             Catch::Contains("/claims/checks/0/quantity/fitted_order") && Catch::Contains("no integrator has this label"));
+  CHECK_THAT(parse_error(json::array({{{"quantity", {{"summary", "x"}, {"task", "MLA"}}}, {"<", 1}}})),
+             Catch::Contains("belongs to a trajectory study"));
+  CHECK_THAT(parse_error(json::array({{{"quantity", {{"fitted_order", "MLA"}}}, {"<", 1}, {">", 0}}})),
+             Catch::Contains("exactly one comparison"));
+  CHECK_THAT(parse_error(json::array({{{"quantity", {{"fitted_order", "MLA"}}}, {"within", 0.1}}})),
+             Catch::Contains("/claims/checks/0") && Catch::Contains("of"));
+  CHECK_THAT(parse_error(json::array({{{"quantity", {{"error", "error_q"}, {"label", "MLA"}, {"stat", "median"}}}, {"<", 1}}})),
+             Catch::Contains("unknown stat"));
+  CHECK(parse_error(json::array({order_check("MLA", 2.0)})).empty());
+}
