@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const std::vector<std::string> kStats = {"max", "min", "max_abs", "mean", "initial", "final"};
+const std::vector<std::string> kStats = {"max", "min", "max_abs", "spread", "mean", "initial", "final"};
 
 std::string num(double x) {
   char b[32];
@@ -41,7 +41,7 @@ void check_stat(const JsonCursor& q) {
   if (!q.has("stat")) return;
   const std::string s = q["stat"].string();
   if (std::find(kStats.begin(), kStats.end(), s) == kStats.end())
-    q["stat"].fail("unknown stat: use max, min, max_abs, mean, initial or final");
+    q["stat"].fail("unknown stat: use max, min, max_abs, spread (max - min), mean, initial or final");
 }
 
 void check_window(const JsonCursor& q) {
@@ -257,6 +257,10 @@ class Evaluator {
     if (sel.size() > 1 || q.contains("stat")) what = stat + " of " + what;
     if (stat == "initial") return sel.front();
     if (stat == "final") return sel.back();
+    if (stat == "spread") {
+      const auto [lo, hi] = std::minmax_element(sel.begin(), sel.end());
+      return std::isnan(*lo) || std::isnan(*hi) ? kNaN : *hi - *lo;
+    }
     double r = stat == "min" ? sel[0] : stat == "mean" ? 0.0 : stat == "max_abs" ? 0.0 : sel[0];
     for (double x : sel) {
       if (std::isnan(x)) return kNaN;  // a claim over data that hold a NaN does not hold

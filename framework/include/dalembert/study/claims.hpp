@@ -17,8 +17,8 @@
 //     {"sweep": METRIC, "label": LABEL [, "where": {AXIS: VALUE, ...}] [, "stat": S]}  sweep.csv
 //     {"manifest": "/json/pointer"}                              any number of the manifest
 //     {"ratio": [Q1, Q2]}                                        Q1 / Q2
-//   S (over the rows selected): max, min, max_abs, mean, initial, final (default final; a single
-//   row needs none)
+//   S (over the rows selected): max, min, max_abs, spread (max − min), mean, initial, final
+//   (default final; a single row needs none)
 //   COMPARISON, exactly one of: "<": x, "<=": x, ">": x, ">=": x, "in": [lo, hi],
 //   "within": tol, "of": x (|Q − x| ≤ tol), "within_rel": tol, "of": x (|Q − x| ≤ tol |x|).
 // A convergence study also claims, for each integrator, that its fitted order agrees with the
