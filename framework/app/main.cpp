@@ -13,7 +13,10 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/run_folder.hpp>
+#include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
+#include "describe.hpp"
+#include "run_index.hpp"
 #include <iostream>
 #include <new>
 #include <string>
@@ -28,7 +31,9 @@ const char* kUsage = R"(usage: dalembert <command> [options]
 commands:
   run STUDY.json|FOLDER ... [--out DIR] [--threads N] [--no-plots] [--quiet]
                         run studies (a folder: every *.json in it, in name order); results go
-                        to DIR (one study) or DIR/<study name> (several); default results/<name>
+                        to DIR (one study) or DIR/<study name> (several); default results/<name>;
+                        each run folder has a report.md; a FOLDER's run also writes
+                        <FOLDER name>_index.md beside its run folders, linking every report
   plot DIR              (re)draw the figures of a finished run folder
   check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
                         compare the system's hand-written derivatives with automatic
@@ -36,7 +41,9 @@ commands:
                         random ones (default 8, seed 1); check M SPD, A of full rank, and
                         RK4 energy error falling like h^4; exit 1 on any finding
   list                  list the plugins found, by kind
-  describe NAME         show a plugin's summary, version and parameters
+  describe NAME         show a plugin's summary, version and parameters; a system's layout, n, r,
+                        models, diagnostics and exact solution; an integrator's order, needed
+                        model and published quantities; an observer's columns
   --help                this text
   --version             version, source revision and plugin ABI
 
@@ -71,42 +78,6 @@ int cmd_list() {
   return 0;
 }
 
-int cmd_describe(const std::string& name) {
-  Registry reg;
-  const auto found = reg.find_any(name);
-  if (found.empty()) {
-    for (const auto& r : reg.refused())  // a broken plugin of that name: find() says why
-      if (const auto n = parse_plugin_file_name(r.file); n && n->name == name) reg.find(n->kind, name, "describe");
-    // Let find() produce the message with the nearest names.
-    for (auto kind : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
-                      PluginKind::Sampler}) {
-      if (!reg.list(kind).empty()) reg.find(kind, name, "describe");
-    }
-    throw InputError("describe", "no plugin named '" + name + "'");
-  }
-  for (const auto* d : found) {
-    std::printf("%s (%s plugin, version %s)\n  %s\n", d->name.c_str(), to_string(d->kind), d->version.c_str(),
-                d->summary.c_str());
-    if (!d->seed.empty()) std::printf("  seed: %s\n", d->seed.c_str());
-    std::printf("  file: %s\n", d->file.c_str());
-    if (d->params.empty()) std::printf("  parameters: none\n");
-    else std::printf("  parameters:\n");
-    for (const auto& p : d->params) {
-      std::string range;
-      if ((p.type == ParamType::Number || p.type == ParamType::Integer) && (std::isfinite(p.min) || std::isfinite(p.max)))
-        { char b[96]; std::snprintf(b, sizeof b, " in [%g, %g]", p.min, p.max); range = b; }
-      if (!p.choices.empty()) {
-        range = " one of {";
-        for (std::size_t i = 0; i < p.choices.size(); ++i) range += (i ? ", " : "") + p.choices[i];
-        range += "}";
-      }
-      std::printf("    %-26s %-8s default %-10s%s\n        %s\n", p.name.c_str(), to_string(p.type),
-                  p.default_value.is_null() ? "(none)" : p.default_value.dump().c_str(), range.c_str(), p.doc.c_str());
-    }
-  }
-  return 0;
-}
-
 // `p` in a form two spellings of one folder share: "res/", "./res" and "res" are "res"; "" is ".".
 std::filesystem::path as_folder(const std::filesystem::path& p) {
   auto n = p.lexically_normal();
@@ -134,9 +105,61 @@ std::vector<std::filesystem::path> output_folders(const std::vector<Study>& stud
   return out;
 }
 
+// A folder named on the command line: its studies are files[first, last).
+struct FolderSource {
+  std::filesystem::path folder;
+  std::size_t first, last;
+};
+
+// The run index of one folder: where it goes and what it lists so far.
+struct FolderIndex {
+  FolderSource source;
+  std::filesystem::path file;
+  std::vector<cli::IndexEntry> entries;
+};
+
+// Every folder's index, checked before anything runs.
+std::vector<FolderIndex> plan_indexes(const std::vector<FolderSource>& sources, const std::vector<std::filesystem::path>& folders) {
+  std::vector<FolderIndex> out;
+  for (const auto& s : sources) {
+    const std::vector<std::filesystem::path> mine(folders.begin() + long(s.first), folders.begin() + long(s.last));
+    out.push_back({s, cli::index_path(s.folder, mine), {}});
+    cli::check_index_writable(out.back().file, folders);
+  }
+  return out;
+}
+
+// Runs study i, then adds it to the index of its folder (if any) and rewrites that index; a
+// failed study is indexed too, then the failure goes on.
+/// Runs study i and records it in its folder's index; returns the number of its claims that failed.
+long run_indexed(const Study& st, const RunOptions& opt, std::vector<FolderIndex>& indexes, std::size_t i) {
+  FolderIndex* index = nullptr;
+  for (auto& x : indexes)
+    if (i >= x.source.first && i < x.source.last) index = &x;
+  cli::IndexEntry e{st.name, st.file, *opt.out_dir, "", 0.0};
+  long failed = 0;
+  try {
+    const RunReport r = run_study(st, opt);
+    e.verdict = claims_verdict(r.manifest);
+    e.wall = r.manifest.value("wall_time_s", 0.0);
+    failed = r.claims_failed;
+  } catch (const std::exception& x) {
+    if (!index) throw;
+    e.verdict = std::string("run FAILED: ") + x.what();
+    index->entries.push_back(e);
+    cli::write_index(index->file, index->source.folder, index->entries);
+    throw;
+  }
+  if (!index) return failed;
+  index->entries.push_back(e);
+  cli::write_index(index->file, index->source.folder, index->entries);
+  return failed;
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   RunOptions opt;
   std::vector<std::string> files;
+  std::vector<FolderSource> sources;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* what) -> std::string {
@@ -159,6 +182,7 @@ int cmd_run(const std::vector<std::string>& args) {
         if (e.path().extension() == ".json") found.push_back(e.path().string());
       if (found.empty()) throw InputError("command line: " + a, "the folder holds no study (*.json)");
       std::sort(found.begin(), found.end());
+      sources.push_back({a, files.size(), files.size() + found.size()});
       files.insert(files.end(), found.begin(), found.end());
     } else files.push_back(a);
   }
@@ -167,11 +191,12 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<Study> studies;
   for (const auto& f : files) studies.push_back(load_study(f));
   const auto folders = output_folders(studies, opt);
+  auto indexes = plan_indexes(sources, folders);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> failing;  // studies whose claims did not all hold (their runs are complete)
   for (std::size_t i = 0; i < studies.size(); ++i) {
     opt.out_dir = folders[i];
-    if (run_study(studies[i], opt).claims_failed > 0) failing.push_back(studies[i].name);
+    if (run_indexed(studies[i], opt, indexes, i) > 0) failing.push_back(studies[i].name);
   }
   if (studies.size() > 1 && opt.verbose)
     std::printf("%zu studies in %.1f s\n", studies.size(),
@@ -285,12 +310,17 @@ int main(int argc, char** argv) {
       std::printf("dalembert %s (revision %s, plugin ABI %d)\n", version(), source_revision(), abi_version);
       return 0;
     }
+    // `dalembert COMMAND --help`: the usage, exit 0, whatever else is on the line.
+    if (std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
+      std::printf("%s", kUsage);
+      return 0;
+    }
     if (cmd == "run") return cmd_run(args);
     if (cmd == "list") return cmd_list();
     if (cmd == "check") return cmd_check(args);
     if (cmd == "describe") {
       if (args.size() != 1) return usage_error("describe needs exactly one plugin name");
-      return cmd_describe(args[0]);
+      return cli::describe(args[0]);
     }
     if (cmd == "plot") {
       if (args.size() != 1) return usage_error("plot needs exactly one run folder");

@@ -15,6 +15,7 @@
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/process.hpp>
+#include <dalembert/study/report.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
@@ -518,6 +519,7 @@ RunReport run_study(const Study& st, const RunOptions& opt) {
     manifest["claims"] = evaluate_claims(st.claims, manifest, folder.staging());  // a failed claim: still complete
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
     manifest["wall_time_s"] = seconds_since(t_start);
+    write_report(manifest, folder.staging());
     write_json_file(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {
     folder.fail(e.what());

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/column_names.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <limits>
 #include <sstream>
@@ -12,13 +13,16 @@ Simulation::Simulation(const System& system, Integrator& integrator, std::vector
     : system_(system), integrator_(integrator), observers_(std::move(observers)) {
   integrator_.bind(system_);
   columns_ = {"t"};
+  std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
   for (auto* o : observers_) {
     o->bind(system_, integrator_);
     offsets_.push_back(columns_.size());
     std::vector<std::string> c;
     o->columns(c);
     columns_.insert(columns_.end(), c.begin(), c.end());
+    producers.push_back({"observer #" + std::to_string(producers.size()), std::move(c)});
   }
+  check_unique_columns(producers);
   row_.assign(columns_.size(), 0.0);
 }
 

@@ -3,6 +3,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/observer.hpp>
+#include <dalembert/study/column_names.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/simulation.hpp>
@@ -102,6 +103,29 @@ json plan_observers(const Study& st, const StudyPlan& plan, const Integrator& fi
   return out;
 }
 
+// The CSV columns of every integrator's tasks are unique: observers whose columns depend on the
+// integrator (its published quantities) are bound to each in turn.
+void check_observer_columns(const Study& st, const StudyPlan& plan,
+                            const std::vector<std::unique_ptr<Integrator>>& integrators) {
+  for (std::size_t i = 0; i < integrators.size(); ++i) {
+    std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
+    for (std::size_t k = 0; k < st.observers.size(); ++k) {
+      const auto& u = st.observers[k];
+      auto obs = plan.registry->make_observer(u.plugin, u.params, u.where);
+      at(u.where, [&] { obs->bind(*plan.system, *integrators[i]); });
+      producers.push_back({"observer '" + u.plugin + "' (/observers/" + std::to_string(k) + ")", {}});
+      obs->columns(producers.back().columns);
+    }
+    at(st.file + ": /observers", [&] {
+      try {
+        check_unique_columns(producers);
+      } catch (const Error& e) {
+        throw Error(std::string(e.what()) + " (with integrator '" + st.integrators[i].label + "')");
+      }
+    });
+  }
+}
+
 json plan_reference(const Study& st, const StudyPlan& plan) {
   if (st.reference.exact) {
     if (!plan.system->has_exact_solution())
@@ -192,6 +216,7 @@ StudyPlan plan_study(const Study& st) {
   std::vector<std::unique_ptr<Integrator>> integrators;
   const json integrators_run = plan_integrators(st, plan, integrators);
   const json observers_run = plan_observers(st, plan, *integrators.front());
+  check_observer_columns(st, plan, integrators);
 
   json& run = plan.study_run;
   run = {{"name", st.name},

@@ -8,6 +8,7 @@
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/run_folder.hpp>
+#include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/visible_join.hpp>
@@ -196,6 +197,7 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
     write_json_file(folder.file("manifest.json"), manifest);
     manifest["claims"] = evaluate_claims(st.claims, manifest, folder.staging());
     attach_figures(manifest, folder.staging(), opt.plots && !st.figures.empty(), st.figures.empty());
+    write_report(manifest, folder.staging());
     write_json_file(folder.file("manifest.json"), manifest);
   } catch (const std::exception& e) {
     folder.fail(e.what());

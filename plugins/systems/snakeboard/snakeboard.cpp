@@ -90,7 +90,7 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
     return FixedLagrangianSystem::constraint_residual(s);
   }
   void diagnostic_names(std::vector<std::string>& n) const override {
-    n = {"rotor_momentum", "p1", "v_forward", "v_lateral", "u_psi", "u_phi"};
+    n = {"rotor_momentum", "p1", "v_forward", "v_lateral", "tau_psi", "tau_phi"};
   }
   void diagnostics(const State& s, double* out) const override {
     const double phi = s.q[1], th = s.q[2];
@@ -129,7 +129,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "snakeboard";
   d.kind = PluginKind::System;
-  d.version = "1.0.0";
+  d.version = "1.1.0";
   d.summary = "Snakeboard on S1 x S1 x SE(2), q = (psi, phi, theta, x, y), with rotor and wheel joint torques";
   d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 6.2; spec 001 Sec 2.2";
   d.params = {{"m", ParamType::Number, 1.0, "mass", 1e-12},
