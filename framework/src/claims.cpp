@@ -227,9 +227,10 @@ class Evaluator {
     const Table& t = table("sweep.csv");
     std::vector<double> v;
     const auto& col = t.col(name, "sweep.csv");
+    const json where = q.value("where", json::object());  // named: items() of a temporary would dangle
     for (std::size_t i = 0; i < col.size(); ++i) {
       bool match = t.labels[i] == label;
-      for (const auto& [axis, value] : q.value("where", json::object()).items()) {
+      for (const auto& [axis, value] : where.items()) {
         const double x = t.col(axis, "sweep.csv")[i], want = value.get<double>();
         match = match && std::abs(x - want) <= 1e-12 * std::max(1.0, std::abs(want));
       }
