@@ -188,11 +188,12 @@ def behind_by_spread(ax, methods):
         ln.set_zorder(2 + z)
 
 
-def zeros_note(values, spec):
+def zeros_note(values, spec, skip_first=True):
     """On a log axis, exact zeros are gaps: the legend says how many there are."""
-    if not spec.get("logy"):
+    if not spec.get("logy") or not values:
         return ""
-    values = values[1:]  # the initial row: an error or drift vanishes there by definition
+    if skip_first and len(values) > 1:
+        values = values[1:]  # a time series' initial row: an error or drift vanishes there by definition
     zeros = sum(1 for v in values if isinstance(v, float) and v == 0.0)
     if not zeros:
         return ""
@@ -460,8 +461,9 @@ def draw_sweep(ax, folder, manifest, fig, methods, warnings):
                 kw["alpha"] = 0.55
             if len({k[0] for k in keys}) == 1:
                 kw["color"] = PALETTE[j % len(PALETTE)]
-        ax.plot(positive([data[x][i] for i in idx], fig.get("logx")), transform([data[y][i] for i in idx], fig),
-                label=text, **kw)
+        raw = [data[y][i] for i in idx]
+        ax.plot(positive([data[x][i] for i in idx], fig.get("logx")), transform(raw, fig),
+                label=text + zeros_note(raw, fig, skip_first=False), **kw)
     set_scales(ax, fig)
     draw_reference_lines(ax, fig)
     ax.set_xlabel(fig.get("xlabel", x))
@@ -504,6 +506,7 @@ def draw_heatmap(ax, folder, manifest, fig, methods, warnings):
     for i in idx:
         val = data[v][i]
         grid[ys.index(data[y][i])][xs.index(data[x][i])] = val if isinstance(val, float) else math.nan
+    ax.grid(False)
     im = ax.pcolormesh(range(len(xs) + 1), range(len(ys) + 1), grid, shading="flat")
     for axis, vals, log, setter, tick, lab in (("x", xs, fig.get("logx"), ax.set_xlim, ax.set_xticks, ax.set_xticklabels),
                                                ("y", ys, fig.get("logy"), ax.set_ylim, ax.set_yticks, ax.set_yticklabels)):
@@ -516,7 +519,6 @@ def draw_heatmap(ax, folder, manifest, fig, methods, warnings):
             tick([k + 0.5 for k in range(0, len(vals), step)])
             lab([f"{vals[k]:g}" for k in range(0, len(vals), step)], fontsize=7)
     plt.colorbar(im, ax=ax, label=fig.get("ylabel", v))  # "ylabel" labels the value (the y axis is an axis name)
-    ax.grid(False)
     ax.set_xlabel(fig.get("xlabel", x))
     ax.set_ylabel(y)
 

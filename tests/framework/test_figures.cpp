@@ -50,7 +50,7 @@ TEST_CASE("a figure naming a column no task writes is refused before anything ru
     j["figures"] = {{{"name", "energy"}, {"type", "timeseries"}, {"y", "energy_eror"}}};
     const auto r = c.run(j);
     check_one_line_error(r, {c.file.string() + ": /figures/0/y", "= \"energy_eror\"", "figure \"energy\"",
-                             "not a column of trajectory_DLA.csv", "t, energy_error, constraint_residual"});
+                             "not a column of trajectory_DLA.csv", "its columns are: t, energy, energy_error, constraint_residual"});
   }
   SECTION("a panel's y, restricted to one task") {
     json j = particle_study();
