@@ -13,7 +13,9 @@ indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry
               per panel); a panel's "x" names another time column (e.g. "t_half")
   path        one curve per task: column "x" against column "y" (equal axes); "inset": {center, halfwidth,
               loc, size} adds a zoomed inset (loc: a corner or [x0, y0] in axes fractions, placed where it
-              hides nothing); "legend": a matplotlib place or "outside" (right of the axes)
+              hides nothing)
+  (path and timeseries take "legend": a matplotlib place such as "lower left", or "outside": right of
+  the axes)
   convergence log-log error ("y", default error_qv) against h from convergence.csv, one line per
               integrator, labelled with its fitted order
   members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv); with
@@ -54,6 +56,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 from matplotlib.mathtext import MathTextParser  # noqa: E402
 
 matplotlib.rcParams.update({
@@ -118,7 +121,7 @@ class Methods:
               "zorder": 2 + i}
         if markers:
             kw["marker"] = MARKERS[i % len(MARKERS)]
-            kw["markersize"] = 4
+            kw["markersize"] = 6.5 if i % 2 == 0 else 4  # open markers of neighbours nest when curves coincide
             kw["markerfacecolor"] = "none"
             if npoints > 25:  # a dozen markers per curve, staggered so coinciding curves show all of theirs
                 step = max(1, npoints // 12)
@@ -272,8 +275,9 @@ def draw_timeseries(ax_list, folder, manifest, fig, methods, warnings):
             ys = transform(raw, spec)
             all_y += ys
             ax.plot(xs, ys, label=methods.name(f["label"]) + zeros_note(raw, spec), **methods.style(f["label"], len(xs)))
-            w = aliasing_warning(fig, f"column {y} of {f['label']}", ys, xs, record_every)
-            if w and w not in warnings:  # once per figure, column and task
+            what = f"column {y} of {f['label']}"
+            w = aliasing_warning(fig, what, raw, xs, record_every)
+            if w and not any(what + " " in old for old in warnings):  # once per figure, column and task
                 warnings.append(w)
         behind_by_spread(ax, methods)
         set_scales(ax, spec)
@@ -283,7 +287,10 @@ def draw_timeseries(ax_list, folder, manifest, fig, methods, warnings):
             ax.set_ylim(*panel["ylim"])
         if panel is not fig and "title" in panel:  # a panel's own title (the figure's is the suptitle)
             ax.set_title(panel["title"])
-        legend(ax, fontsize=8)
+        if fig.get("legend") == "outside":  # right of each panel, hiding nothing
+            legend(ax, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        else:
+            legend(ax, fontsize=8, loc=fig.get("legend", "best"))
     ax_list[-1].set_xlabel(fig.get("xlabel", "time t"))
     if "xlim" in fig:
         ax_list[-1].set_xlim(*fig["xlim"])
@@ -375,10 +382,21 @@ def draw_convergence(ax, folder, manifest, fig, methods, warnings):
         text = f"{name} (order {order:.2f})" if order is not None else (
             f"{name} (round-off)" if c.get("status") == "round-off" else name)
         ax.loglog(hs, positive(es, True), label=text, **methods.style(lab, 0))
+    step_ticks(ax, data["h"])
     ax.set_xlabel(fig.get("xlabel", "step size h"))
     ax.set_ylabel(fig.get("ylabel", y))
     ax.grid(True, which="both", alpha=0.3)
     legend(ax, fontsize=7)
+
+
+def step_ticks(ax, hs):
+    """A ladder of a few step sizes: ticks at the step sizes themselves (0.0125, 0.025, ...),
+    instead of minor ticks labelled 2×10⁻², 3×10⁻² that no run used."""
+    hs = sorted({abs(h) for h in hs if isinstance(h, float) and h != 0})
+    if 2 <= len(hs) <= 8:
+        ax.set_xticks(hs)
+        ax.set_xticklabels([f"{h:g}" for h in hs])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
 def draw_member_snapshots(ax, folder, manifest, fig, methods):
@@ -549,6 +567,7 @@ def draw_summary(ax, folder, manifest, fig, methods, warnings):
         kw = {"color": PALETTE[n % len(PALETTE)], "linestyle": LINESTYLES[n % len(LINESTYLES)],
               "marker": MARKERS[n % len(MARKERS)], "markersize": 4, "markerfacecolor": "none"}
         ax.loglog(hs, es, label=text, **kw)
+    step_ticks(ax, [abs(t["h"]) for t in manifest["tasks"]])
     ax.set_xlabel(fig.get("xlabel", "step size h"))
     ax.set_ylabel(fig.get("ylabel", key))
     ax.grid(True, which="both", alpha=0.3)
@@ -602,7 +621,8 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
     kind = fig["type"]
     if kind == "timeseries":
         panels = fig.get("panels") or [fig]
-        f, axes = plt.subplots(len(panels), 1, figsize=(7, 2.4 * len(panels) + 0.8), sharex=True, squeeze=False)
+        width = 9.2 if fig.get("legend") == "outside" else 7
+        f, axes = plt.subplots(len(panels), 1, figsize=(width, 2.4 * len(panels) + 0.8), sharex=True, squeeze=False)
         draw_timeseries([a[0] for a in axes], folder, manifest, fig, methods, warnings)
         count = len(panels)
     elif kind in DRAW:
