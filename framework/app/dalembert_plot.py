@@ -7,11 +7,15 @@ Reads RUN_FOLDER/manifest.json (the study as run, its tasks and files) and the t
 indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry of the study's
 "figures" list. Figure types:
 
-  timeseries  one curve per task: column "y" against t; "panels": [{y, logy, abs, ylabel, tasks, x}, ...]
+  timeseries  one curve per task: column "y" against t; "panels": [{y, logy, logx, abs, ylabel, ylim, title,
+              tasks, x}, ...]
               stacks several panels sharing the t axis; "tasks" restricts to some labels (per figure or
               per panel); a panel's "x" names another time column (e.g. "t_half")
-  path        one curve per task: column "x" against column "y" (equal axes); "inset": {center, halfwidth}
-              adds a zoomed inset
+  path        one curve per task: column "x" against column "y" (equal axes); "inset": {center, halfwidth,
+              loc, size} adds a zoomed inset (loc: a corner or [x0, y0] in axes fractions, placed where it
+              hides nothing)
+  (path and timeseries take "legend": a matplotlib place such as "lower left", or "outside": right of
+  the axes)
   convergence log-log error ("y", default error_qv) against h from convergence.csv, one line per
               integrator, labelled with its fitted order
   members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv); with
@@ -28,17 +32,107 @@ indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry
               fitted over the "fit" smallest h
   snapshots   bodies at chosen "times": circles of "radius" at columns x_<i>, y_<i> of the first
               trajectory file, the outline joining them, and a wall at x = "wall_x" if given
+
+Publication defaults (every type): no offset tick notation (an axis whose data are constant to
+round-off is widened and says so); one colour, line style and marker per integrator, shared by every
+panel of a figure (an integrator's "display" name, matplotlib mathtext such as "F^{0.1,0.1,1/2}",
+labels its curves; one marked "reference": true is drawn first, thick and grey, under the others);
+"logx"/"logy" in every type, with non-positive values left out instead of crashing; heat-map axes
+categorical when their values are not evenly spaced; a warning (stderr, "warning: figure NAME: ...")
+when a timeseries is recorded too sparsely for its oscillation (see aliasing_warning).
+
+The script writes figures/index.json, one entry per figure drawn: name, type, panel count and
+files (the runner moves it into manifest.json); a figure that fails prints "figure NAME: cause" on
+stderr and the others are still drawn (exit 1).
 """
 import csv
 import json
 import math
 import os
 import sys
+import textwrap
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+from matplotlib.mathtext import MathTextParser  # noqa: E402
+
+matplotlib.rcParams.update({
+    "axes.formatter.useoffset": False,   # never "1e-15+1.875125e-5"
+    "axes.formatter.use_mathtext": True,  # 10^{-5}, not 1e-5
+    "axes.formatter.limits": (-3, 5),  # 10000 as it is; 1e-5 as ×10⁻⁵
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "legend.framealpha": 0.85,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "lines.linewidth": 1.2,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "svg.fonttype": "none",
+})
+
+# One colour, line style and marker per method (integrator label, in the study's order); a
+# reference curve (an integrator marked "reference": true) is grey, thick and drawn first.
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
+           "#393b79", "#637939", "#843c39"]
+LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 1))]
+MARKERS = ["o", "s", "^", "D", "v", "x", "P", "*"]
+REFERENCE_STYLE = {"color": "0.55", "linewidth": 3.2, "linestyle": "-", "zorder": 1}
+_mathtext = MathTextParser("path")
+
+
+class Methods:
+    """Colours, styles and display names of the methods of one run, the same in every figure."""
+
+    def __init__(self, manifest):
+        ints = manifest.get("study", {}).get("integrators", [])
+        self.order = [i["label"] for i in ints if isinstance(i, dict) and "label" in i]
+        self.display = {i["label"]: i["display"] for i in ints if isinstance(i, dict) and i.get("display")}
+        self.reference = {i["label"] for i in ints if isinstance(i, dict) and i.get("reference")}
+
+    def index(self, label):
+        if label not in self.order:
+            self.order.append(label)
+        return [x for x in self.order if x not in self.reference].index(label) if label not in self.reference else -1
+
+    def name(self, label):
+        """The display name as mathtext ("F^{0.1,0.1,1/2}" -> $F^{0.1,0.1,1/2}$), else the label."""
+        d = self.display.get(label)
+        if not d:
+            return label
+        text = d if "$" in d else f"${d}$"
+        try:
+            _mathtext.parse(text)
+            return text
+        except ValueError:
+            return d.replace("$", "")
+
+    def style(self, label, npoints=0, markers=True):
+        """Keyword arguments of ax.plot for this method's curves."""
+        if label in self.reference:
+            return dict(REFERENCE_STYLE)
+        i = self.index(label)
+        kw = {"color": PALETTE[i % len(PALETTE)], "linestyle": LINESTYLES[i % len(LINESTYLES)], "linewidth": 1.2,
+              "zorder": 2 + i}
+        if markers:
+            kw["marker"] = MARKERS[i % len(MARKERS)]
+            kw["markersize"] = 6.5 if i % 2 == 0 else 4  # open markers of neighbours nest when curves coincide
+            kw["markerfacecolor"] = "none"
+            if npoints > 25:  # a dozen markers per curve, staggered so coinciding curves show all of theirs
+                step = max(1, npoints // 12)
+                kw["markevery"] = ((i * step) // 5 % step, step)
+        return kw
+
+    def sorted(self, labels):
+        """References first (drawn under the others), then the study's order."""
+        for lab in labels:
+            self.index(lab)
+        return sorted(labels, key=lambda lab: (lab not in self.reference, self.order.index(lab)))
 
 
 def read_csv(path):
@@ -55,52 +149,149 @@ def read_csv(path):
     return cols
 
 
+def column(data, name, where, fig):
+    if name not in data:
+        raise ValueError(f"column '{name}' is not in {where} (columns: {', '.join(data)})")
+    return data[name]
+
+
 def files_of_kind(manifest, kind, wanted):
     """The indexed files of one kind, restricted to the labels in `wanted` when given."""
     return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
 
 
-def task_files(manifest, wanted):
-    return files_of_kind(manifest, "trajectory", wanted)
+def task_files(manifest, wanted, methods):
+    files = files_of_kind(manifest, "trajectory", wanted)
+    order = methods.sorted([f["label"] for f in files])
+    return sorted(files, key=lambda f: order.index(f["label"]))
 
 
-def finish_plane(ax, fig, legend_size):
-    """Axes of a figure in the (x, y) plane: table outline, labels, equal scales, grid, legend."""
-    draw_outline(ax, fig)
-    ax.set_xlabel(fig.get("xlabel", fig["x"]))
-    ax.set_ylabel(fig.get("ylabel", fig["y"]))
-    ax.set_aspect("equal", adjustable="datalim")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=legend_size)
+def positive(values, on):
+    """Values for a log axis: non-positive ones (exact zeros) become gaps instead of errors."""
+    return [v if isinstance(v, float) and v > 0 else math.nan for v in values] if on else values
 
 
 def transform(values, spec):
     if spec.get("abs"):
         values = [abs(v) for v in values]
-    if spec.get("logy"):
-        values = [v if v > 0 else math.nan for v in values]
-    return values
+    return positive(values, spec.get("logy"))
 
 
-def draw_timeseries(ax_list, folder, manifest, fig):
+def behind_by_spread(ax, methods):
+    """Dense curves hide each other: the one spanning the widest range is drawn furthest back, so a
+    narrow band (e.g. a conserving method's error) stays visible in front of a wide one. References
+    stay behind everything."""
+    lines = [ln for ln in ax.get_lines() if ln.get_zorder() > REFERENCE_STYLE["zorder"]]
+
+    def spread(ln):
+        ys = [v for v in ln.get_ydata() if isinstance(v, float) and math.isfinite(v)]
+        return max(ys) - min(ys) if ys else 0.0
+
+    for z, ln in enumerate(sorted(lines, key=spread, reverse=True)):
+        ln.set_zorder(2 + z)
+
+
+def zeros_note(values, spec, skip_first=True):
+    """On a log axis, exact zeros are gaps: the legend says how many there are."""
+    if not spec.get("logy") or not values:
+        return ""
+    if skip_first and len(values) > 1:
+        values = values[1:]  # a time series' initial row: an error or drift vanishes there by definition
+    zeros = sum(1 for v in values if isinstance(v, float) and v == 0.0)
+    if not zeros:
+        return ""
+    if zeros == len(values):
+        return " (exactly 0 throughout, not drawn)"
+    share = 100.0 * zeros / len(values)
+    return f" ({share:.0f} % of values exactly 0, not drawn)" if share >= 1 else f" ({zeros} values exactly 0, not drawn)"
+
+
+def set_scales(ax, spec):
+    for key, setter in (("logx", ax.set_xscale), ("logy", ax.set_yscale)):
+        if spec.get(key):
+            setter("log")
+
+
+def flat_axis(ax, ys):
+    """A linear y axis whose data are constant to round-off: widened to ±0.1 % around the value and
+    labelled with the actual variation, instead of ticks that differ in their 15th digit."""
+    if ax.get_yscale() != "linear":
+        return
+    vals = [v for v in ys if isinstance(v, float) and math.isfinite(v)]
+    if len(vals) < 2:
+        return
+    lo, hi = min(vals), max(vals)
+    scale = max(abs(lo), abs(hi))
+    if scale > 0 and hi - lo <= 1e-9 * scale:
+        mid = 0.5 * (lo + hi)
+        ax.set_ylim(mid - 1e-3 * scale, mid + 1e-3 * scale)
+        ax.text(0.02, 0.04, f"constant to {(hi - lo) / scale:.0e} (relative)", transform=ax.transAxes, fontsize=7,
+                color="0.3")
+
+
+def legend(ax, **kw):
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(**kw)
+
+
+def aliasing_warning(fig, label, y, ts, record_every):
+    """Recorded samples too sparse for the signal's oscillation.
+
+    Heuristic: a curve sampled well (several points per oscillation period) changes direction only
+    at its extrema, i.e. on a few rows per period; when the discrete derivative changes sign between
+    most consecutive recorded rows (more than 60 %; independent noise gives 2/3, a resolved sine
+    under 1/2 at 4+ points per period), the oscillation has at most ~3 points per period and its
+    plotted envelope (swells, beats) is an artefact of the sampling. Only checked when record_every
+    > 1 (otherwise every step is in the file) and above round-off (|y| > 1e-12 somewhere)."""
+    if record_every <= 1:
+        return None
+    vals = [v for v in y if isinstance(v, float) and math.isfinite(v)]
+    if len(vals) < 20 or max(abs(v) for v in vals) <= 1e-12:
+        return None
+    d = [b - a for a, b in zip(vals, vals[1:])]
+    turns = sum(1 for a, b in zip(d, d[1:]) if a * b < 0)
+    frac = turns / max(1, len(d) - 1)
+    if frac <= 0.6:
+        return None
+    return (f"warning: figure {fig['name']}: {label} changes direction between {100 * frac:.0f} % of its recorded "
+            f"samples: record_every = {record_every} under-samples its oscillation and the plotted envelope may "
+            f"show swells that are not in the data; use a smaller record_every")
+
+
+def draw_timeseries(ax_list, folder, manifest, fig, methods, warnings):
     panels = fig.get("panels") or [fig]
+    record_every = int(manifest.get("study", {}).get("record_every", 1) or 1)
     for ax, panel in zip(ax_list, panels):
         y = panel.get("y", fig.get("y"))
-        files = task_files(manifest, panel.get("tasks", fig.get("tasks")))  # a panel may restrict its tasks
+        spec = dict(fig, **panel) if panel is not fig else fig
+        files = task_files(manifest, panel.get("tasks", fig.get("tasks")), methods)  # a panel may restrict its tasks
+        all_y = []
         for f in files:
-            if y not in f["columns"]:
-                raise SystemExit(f"figure {fig['name']}: column '{y}' is not in {f['path']} (columns: {f['columns']})")
             data = read_csv(os.path.join(folder, f["path"]))
-            x = panel.get("x", "t")  # e.g. "t_half": half-step quantities at t_{k+1/2}
-            ax.plot(data[x], transform(data[y], panel), label=f["label"], linewidth=1.0)
-        if panel.get("logy"):
-            ax.set_yscale("log")
+            x = panel.get("x", fig.get("x", "t"))  # e.g. "t_half": half-step quantities at t_{k+1/2}
+            xs = positive(column(data, x, f["path"], fig), spec.get("logx"))
+            raw = column(data, y, f["path"], fig)
+            ys = transform(raw, spec)
+            all_y += ys
+            ax.plot(xs, ys, label=methods.name(f["label"]) + zeros_note(raw, spec), **methods.style(f["label"], len(xs)))
+            what = f"column {y} of {f['label']}"
+            w = aliasing_warning(fig, what, raw, xs, record_every)
+            if w and not any(what + " " in old for old in warnings):  # once per figure, column and task
+                warnings.append(w)
+        behind_by_spread(ax, methods)
+        set_scales(ax, spec)
+        flat_axis(ax, all_y)
         ax.set_ylabel(panel.get("ylabel", y))
         if "ylim" in panel:
             ax.set_ylim(*panel["ylim"])
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-    ax_list[-1].set_xlabel(fig.get("xlabel", "t"))
+        if panel is not fig and "title" in panel:  # a panel's own title (the figure's is the suptitle)
+            ax.set_title(panel["title"])
+        if fig.get("legend") == "outside":  # right of each panel, hiding nothing
+            legend(ax, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        else:
+            legend(ax, fontsize=8, loc=fig.get("legend", "best"))
+    ax_list[-1].set_xlabel(fig.get("xlabel", "time t"))
     if "xlim" in fig:
         ax_list[-1].set_xlim(*fig["xlim"])
 
@@ -113,112 +304,189 @@ def draw_outline(ax, fig):
         ax.plot([a * math.cos(t) for t in ts], [b * math.sin(t) for t in ts], "k-", linewidth=1.2)
 
 
-def draw_path(ax, folder, manifest, fig):
-    inset = fig.get("inset")  # {"center": [x, y], "halfwidth": w}: a zoomed inset (seed 001 Fig 2)
-    axin = ax.inset_axes([0.58, 0.58, 0.4, 0.4]) if inset else None
-    for f in task_files(manifest, fig.get("tasks")):
+def finish_plane(ax, fig, legend_size, loc="best"):
+    """Axes of a figure in the (x, y) plane: table outline, labels, equal scales, limits, legend."""
+    draw_outline(ax, fig)
+    ax.set_xlabel(fig.get("xlabel", fig["x"]))
+    ax.set_ylabel(fig.get("ylabel", fig["y"]))
+    set_scales(ax, fig)
+    if not fig.get("logx") and not fig.get("logy"):
+        ax.set_aspect("equal", adjustable="datalim")
+    if "xlim" in fig:
+        ax.set_xlim(*fig["xlim"])
+    if "ylim" in fig:
+        ax.set_ylim(*fig["ylim"])
+    if loc == "outside":  # right of the axes, hiding nothing
+        legend(ax, fontsize=legend_size, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    else:
+        legend(ax, fontsize=legend_size, loc=loc)
+
+
+INSET_CORNERS = {"upper right": (0.58, 0.58), "upper left": (0.02, 0.58), "lower right": (0.58, 0.02),
+                 "lower left": (0.02, 0.02)}
+
+
+def draw_path(ax, folder, manifest, fig, methods, warnings):
+    # {"center": [x, y], "halfwidth": w, "loc": corner or [x0, y0], "size": s}: a zoomed inset (seed 001 Fig 2)
+    inset = fig.get("inset")
+    axin = None
+    if inset:
+        size = float(inset.get("size", 0.4))
+        loc = inset.get("loc", "upper right")  # a corner, or [x0, y0]: its lower-left corner in axes fractions
+        if isinstance(loc, list):
+            x0, y0 = loc
+        else:
+            x0, y0 = INSET_CORNERS[loc]
+            if x0 > 0.5:
+                x0 = 0.98 - size
+            if y0 > 0.5:
+                y0 = 0.98 - size
+        axin = ax.inset_axes([x0, y0, size, size])
+    curves = []
+    for f in task_files(manifest, fig.get("tasks"), methods):
         data = read_csv(os.path.join(folder, f["path"]))
-        ax.plot(data[fig["x"]], data[fig["y"]], label=f["label"], linewidth=1.0)
-        if axin is not None:
-            axin.plot(data[fig["x"]], data[fig["y"]], ".-", linewidth=0.8, markersize=3)
+        xs = positive(column(data, fig["x"], f["path"], fig), fig.get("logx"))
+        ys = positive(column(data, fig["y"], f["path"], fig), fig.get("logy"))
+        ax.plot(xs, ys, label=methods.name(f["label"]), **methods.style(f["label"], len(xs)))
+        curves.append((f["label"], xs, ys))
     if axin is not None:
         (cx, cy), w = inset["center"], inset["halfwidth"]
+        for lab, xs, ys in curves:
+            kw = methods.style(lab, 0)
+            kw["markersize"] = 3
+            axin.plot(xs, ys, **kw)
         axin.set_xlim(cx - w, cx + w)
         axin.set_ylim(cy - w, cy + w)
+        axin.set_aspect("equal", adjustable="box")
         axin.tick_params(labelsize=6)
-        ax.indicate_inset_zoom(axin, edgecolor="gray")
-    finish_plane(ax, fig, 8)
+        axin.grid(True, alpha=0.3)
+        ax.indicate_inset_zoom(axin, edgecolor="0.4")
+    legend_loc = fig.get("legend", "best")
+    finish_plane(ax, fig, 8, legend_loc)
 
 
-def draw_convergence(ax, folder, manifest, fig):
+def draw_convergence(ax, folder, manifest, fig, methods, warnings):
     y = fig.get("y", "error_qv")
     data = read_csv(os.path.join(folder, "convergence.csv"))
     fitted = {c["label"]: c for c in manifest.get("convergence", [])}
     labels = []
-    for lab in data["label"]:
+    for lab in column(data, "label", "convergence.csv", fig):
         if lab not in labels:
             labels.append(lab)
-    for lab in labels:
+    for lab in methods.sorted(labels):
         hs = [h for h, l in zip(data["h"], data["label"]) if l == lab]
-        es = [e for e, l in zip(data[y], data["label"]) if l == lab]
+        es = [e for e, l in zip(column(data, y, "convergence.csv", fig), data["label"]) if l == lab]
         c = fitted.get(lab, {})
         order = c.get("fitted_order")
-        text = f"{lab} (order {order:.2f})" if order is not None else lab
-        ax.loglog(hs, [e if e > 0 else math.nan for e in es], "o-", label=text, linewidth=1.0, markersize=4)
-    ax.set_xlabel(fig.get("xlabel", "h"))
+        name = methods.name(lab)
+        text = f"{name} (order {order:.2f})" if order is not None else (
+            f"{name} (round-off)" if c.get("status") == "round-off" else name)
+        ax.loglog(hs, positive(es, True), label=text, **methods.style(lab, 0))
+    step_ticks(ax, data["h"])
+    ax.set_xlabel(fig.get("xlabel", "step size h"))
     ax.set_ylabel(fig.get("ylabel", y))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax, fontsize=7)
 
 
-def draw_member_snapshots(ax, folder, manifest, fig):
+def step_ticks(ax, hs):
+    """A ladder of a few step sizes: ticks at the step sizes themselves (0.0125, 0.025, ...),
+    instead of minor ticks labelled 2×10⁻², 3×10⁻² that no run used."""
+    hs = sorted({abs(h) for h in hs if isinstance(h, float) and h != 0})
+    if 2 <= len(hs) <= 8:
+        ax.set_xticks(hs)
+        ax.set_xticklabels([f"{h:g}" for h in hs])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def draw_member_snapshots(ax, folder, manifest, fig, methods):
     """Every member's point (x, y) at each of the chosen times, one colour per time."""
     for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
         data = read_csv(os.path.join(folder, f["path"]))
         for want in fig["times"]:
             idx = [i for i, t in enumerate(data["t"]) if abs(t - want) < 1e-9 * max(1.0, abs(want))]
-            ax.plot([data[fig["x"]][i] for i in idx], [data[fig["y"]][i] for i in idx], ".", markersize=3,
-                    label=f"{f['label']}, t = {want:g} ({len(idx)} members)")
+            ax.plot([column(data, fig["x"], f["path"], fig)[i] for i in idx],
+                    [column(data, fig["y"], f["path"], fig)[i] for i in idx], ".", markersize=3,
+                    label=f"{methods.name(f['label'])}, t = {want:g} ({len(idx)} members)")
     finish_plane(ax, fig, 7)
 
 
-def draw_members(ax, folder, manifest, fig):
+def draw_members(ax, folder, manifest, fig, methods, warnings):
     if "times" in fig:
-        return draw_member_snapshots(ax, folder, manifest, fig)
+        return draw_member_snapshots(ax, folder, manifest, fig, methods)
     y = fig["y"]
     for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
         data = read_csv(os.path.join(folder, f["path"]))
+        ys = transform(column(data, y, f["path"], fig), fig)
+        xs = positive(data["t"], fig.get("logx"))
         members = sorted(set(data["member"]))
+        color = methods.style(f["label"], 0, markers=False)["color"]
         for m in members:
             idx = [i for i, v in enumerate(data["member"]) if v == m]
-            ax.plot([data["t"][i] for i in idx], [data[y][i] for i in idx], linewidth=0.4, alpha=0.5)
-        ax.set_title(f"{f['label']}: {len(members)} members", fontsize=9)
-    ax.set_xlabel(fig.get("xlabel", "t"))
+            ax.plot([xs[i] for i in idx], [ys[i] for i in idx], linewidth=0.4, alpha=0.5, color=color)
+        ax.set_title(f"{methods.name(f['label'])}: {len(members)} members", fontsize=9)
+    set_scales(ax, fig)
+    ax.set_xlabel(fig.get("xlabel", "time t"))
     ax.set_ylabel(fig.get("ylabel", y))
-    ax.grid(True, alpha=0.3)
 
 
-def draw_ensemble(ax, folder, manifest, fig):
-    for f in files_of_kind(manifest, "ensemble_statistics", fig.get("tasks")):
+def draw_ensemble(ax, folder, manifest, fig, methods, warnings):
+    files = files_of_kind(manifest, "ensemble_statistics", fig.get("tasks"))
+    order = methods.sorted([f["label"] for f in files])
+    for f in sorted(files, key=lambda f: order.index(f["label"])):
         data = read_csv(os.path.join(folder, f["path"]))
+        xs = positive(data["t"], fig.get("logx"))
+        kw = methods.style(f["label"], len(xs))
         if fig.get("band"):
             c = fig["band"]
-            qs = sorted(k for k in data if k.startswith(c + "_q"))
+            qs = sorted((k for k in data if k.startswith(c + "_q")), key=lambda k: float(k[len(c) + 2:]))
             if len(qs) >= 2:
-                ax.fill_between(data["t"], data[qs[0]], data[qs[-1]], alpha=0.25)
-            ax.plot(data["t"], data[c + "_mean"], label=f["label"], linewidth=1.0)
+                ax.fill_between(xs, data[qs[0]], data[qs[-1]], alpha=0.2, color=kw["color"], linewidth=0)
+            ax.plot(xs, positive(column(data, c + "_mean", f["path"], fig), fig.get("logy")),
+                    label=methods.name(f["label"]), **kw)
         else:
-            ax.plot(data["t"], transform(data[fig["y"]], fig), label=f["label"], linewidth=1.0)
-    if fig.get("logy"):
-        ax.set_yscale("log")
-    ax.set_xlabel(fig.get("xlabel", "t"))
+            ax.plot(xs, transform(column(data, fig["y"], f["path"], fig), fig), label=methods.name(f["label"]), **kw)
+    set_scales(ax, fig)
+    ax.set_xlabel(fig.get("xlabel", "time t"))
     ax.set_ylabel(fig.get("ylabel", fig.get("y", fig.get("band", ""))))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax, fontsize=8)
 
 
-def draw_sweep(ax, folder, manifest, fig):
+def draw_sweep(ax, folder, manifest, fig, methods, warnings):
     data = read_csv(os.path.join(folder, "sweep.csv"))
     x, y, series = fig["x"], fig["y"], fig.get("series")
+    for key in (x, y) + ((series,) if series else ()):
+        column(data, key, "sweep.csv", fig)
     keys = []
     for i in range(len(data["label"])):
         k = (data["label"][i], data[series][i] if series else None)
         if k not in keys:
             keys.append(k)
-    styles = [("o", "-", 7), ("s", "--", 5), ("^", ":", 4), ("D", "-.", 3)]  # coinciding curves stay visible
+    svals = sorted({k[1] for k in keys}) if series else [None]
+    # Series of one method that coincide: the first drawn wide and open, each next one narrower and
+    # filled on top of it, so every series stays visible.
+    widths, sizes, fills = [3.2, 1.4, 0.8, 0.6], [10, 6, 4, 3], ["none", "full", "full", "full"]
     for n, (lab, sv) in enumerate(keys):
         idx = [i for i in range(len(data["label"])) if data["label"][i] == lab and (not series or data[series][i] == sv)]
-        text = lab + (f", {series} = {sv:g}" if series else "")
-        marker, line, size = styles[n % len(styles)]
-        ax.plot([data[x][i] for i in idx], transform([data[y][i] for i in idx], fig), marker=marker, linestyle=line,
-                label=text, markersize=size)
-    if fig.get("logy"):
-        ax.set_yscale("log")
+        text = methods.name(lab) + (f", {series} = {sv:g}" if series else "")
+        kw = methods.style(lab, 0)
+        if series and len(svals) > 1:  # same method, several series: colour per method, marker/line per value
+            j = svals.index(sv)
+            kw.update(marker=MARKERS[j % len(MARKERS)], linestyle=LINESTYLES[j % len(LINESTYLES)],
+                      markersize=sizes[j % 4], fillstyle=fills[j % 4], linewidth=widths[j % 4], zorder=2 + j)
+            kw.pop("markerfacecolor", None)
+            if j == 0:
+                kw["alpha"] = 0.55
+            if len({k[0] for k in keys}) == 1:
+                kw["color"] = PALETTE[j % len(PALETTE)]
+        raw = [data[y][i] for i in idx]
+        ax.plot(positive([data[x][i] for i in idx], fig.get("logx")), transform(raw, fig),
+                label=text + zeros_note(raw, fig, skip_first=False), **kw)
+    set_scales(ax, fig)
     draw_reference_lines(ax, fig)
     ax.set_xlabel(fig.get("xlabel", x))
     ax.set_ylabel(fig.get("ylabel", y))
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax, fontsize=8)
 
 
 def draw_reference_lines(ax, fig):
@@ -228,18 +496,48 @@ def draw_reference_lines(ax, fig):
             draw(float(line["at"]), color="0.3", linestyle=style, linewidth=1.2, label=line.get("label"))
 
 
-def draw_heatmap(ax, folder, manifest, fig):
+def evenly_spaced(values, log):
+    if len(values) < 2 or not all(isinstance(v, float) for v in values):
+        return False
+    if log:
+        if min(values) <= 0:
+            return False
+        values = [math.log(v) for v in values]
+    d = [b - a for a, b in zip(values, values[1:])]
+    return max(d) - min(d) <= 1e-6 * max(abs(v) for v in d)
+
+
+def draw_heatmap(ax, folder, manifest, fig, methods, warnings):
+    """Cells at the grid of axis values; an axis is categorical (one equal cell per value, ticks
+    labelled with the values) unless its values are numbers evenly spaced (in log if logx/logy)."""
     data = read_csv(os.path.join(folder, "sweep.csv"))
     x, y, v = fig["x"], fig["y"], fig["value"]
+    for key in (x, y, v):
+        column(data, key, "sweep.csv", fig)
     idx = [i for i in range(len(data["label"])) if not fig.get("label") or data["label"][i] == fig["label"]]
-    xs = sorted(set(data[x][i] for i in idx))
-    ys = sorted(set(data[y][i] for i in idx))
+    if not idx:
+        raise ValueError(f"sweep.csv has no rows of label '{fig.get('label')}'")
+    key = lambda a: (0, a, "") if isinstance(a, float) else (1, 0, str(a))  # noqa: E731
+    xs = sorted(set(data[x][i] for i in idx), key=key)
+    ys = sorted(set(data[y][i] for i in idx), key=key)
     grid = [[math.nan] * len(xs) for _ in ys]
     for i in idx:
-        grid[ys.index(data[y][i])][xs.index(data[x][i])] = data[v][i]
-    im = ax.imshow(grid, origin="lower", aspect="auto", extent=(min(xs), max(xs), min(ys), max(ys)))
-    plt.colorbar(im, ax=ax, label=fig.get("ylabel", v))
-    ax.set_xlabel(x)
+        val = data[v][i]
+        grid[ys.index(data[y][i])][xs.index(data[x][i])] = val if isinstance(val, float) else math.nan
+    ax.grid(False)
+    im = ax.pcolormesh(range(len(xs) + 1), range(len(ys) + 1), grid, shading="flat")
+    for axis, vals, log, setter, tick, lab in (("x", xs, fig.get("logx"), ax.set_xlim, ax.set_xticks, ax.set_xticklabels),
+                                               ("y", ys, fig.get("logy"), ax.set_ylim, ax.set_yticks, ax.set_yticklabels)):
+        setter(0, len(vals))
+        tick([k + 0.5 for k in range(len(vals))])
+        lab([f"{a:g}" if isinstance(a, float) else str(a) for a in vals], fontsize=7,
+            rotation=45 if axis == "x" and len(vals) > 8 else 0)
+        if evenly_spaced(vals, log) and len(vals) > 12:  # many evenly spaced values: a few ticks suffice
+            step = math.ceil(len(vals) / 8)
+            tick([k + 0.5 for k in range(0, len(vals), step)])
+            lab([f"{vals[k]:g}" for k in range(0, len(vals), step)], fontsize=7)
+    plt.colorbar(im, ax=ax, label=fig.get("ylabel", v))  # "ylabel" labels the value (the y axis is an axis name)
+    ax.set_xlabel(fig.get("xlabel", x))
     ax.set_ylabel(y)
 
 
@@ -249,32 +547,42 @@ def fitted_slope(hs, es):
     return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
 
 
-def draw_summary(ax, folder, manifest, fig):
+def draw_summary(ax, folder, manifest, fig, methods, warnings):
     key, fit = fig["y"], int(fig.get("fit", 1000))
     groups = []
     for t in manifest["tasks"]:
         g = t["label"].split("_")[0]
         if g not in groups:
             groups.append(g)
-    for g in groups:
+    if not any(key in t.get("summary", {}) for t in manifest["tasks"]):
+        raise ValueError(f"no task has the summary '{key}' (summaries: {', '.join(sorted(manifest['tasks'][0].get('summary', {})))})")
+    for n, g in enumerate(groups):
         pts = sorted((abs(t["h"]), t["summary"][key]) for t in manifest["tasks"]
-                     if t["label"].split("_")[0] == g and key in t.get("summary", {}))
+                     if t["label"].split("_")[0] == g and key in t.get("summary", {}) and t["summary"][key] is not None)
         pts = [p for p in pts if p[1] > 0]
         if not pts:
             continue
         hs, es = [p[0] for p in pts], [p[1] for p in pts]
-        text = f"{g} (slope {fitted_slope(hs[:fit], es[:fit]):.2f})" if len(pts) >= 2 else g
-        ax.loglog(hs, es, "o-", markersize=4, label=text)
-    ax.set_xlabel(fig.get("xlabel", "h"))
+        text = f"{methods.name(g)} (slope {fitted_slope(hs[:fit], es[:fit]):.2f})" if len(pts) >= 2 else methods.name(g)
+        kw = {"color": PALETTE[n % len(PALETTE)], "linestyle": LINESTYLES[n % len(LINESTYLES)],
+              "marker": MARKERS[n % len(MARKERS)], "markersize": 4, "markerfacecolor": "none"}
+        ax.loglog(hs, es, label=text, **kw)
+    step_ticks(ax, [abs(t["h"]) for t in manifest["tasks"]])
+    ax.set_xlabel(fig.get("xlabel", "step size h"))
     ax.set_ylabel(fig.get("ylabel", key))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    legend(ax, fontsize=8)
 
 
-def draw_snapshots(ax, folder, manifest, fig):
-    f = task_files(manifest, fig.get("tasks"))[0]
+def draw_snapshots(ax, folder, manifest, fig, methods, warnings):
+    files = task_files(manifest, fig.get("tasks"), methods)
+    if not files:
+        raise ValueError("no trajectory file to draw snapshots from")
+    f = files[0]
     data = read_csv(os.path.join(folder, f["path"]))
     n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
+    if n == 0:
+        raise ValueError(f"{f['path']} has no columns x_0, y_0, ... (columns: {', '.join(data)})")
     times = fig["times"]
     cmap = plt.get_cmap("viridis")
     for k, want in enumerate(times):
@@ -289,42 +597,53 @@ def draw_snapshots(ax, folder, manifest, fig):
     if "wall_x" in fig:
         ax.axvline(fig["wall_x"], color="k", linewidth=2)
     ax.set_aspect("equal", adjustable="datalim")
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.set_xlabel(fig.get("xlabel", "x"))
+    ax.set_ylabel(fig.get("ylabel", "y"))
+    legend(ax, fontsize=7, loc="upper right")
 
 
-def draw_figure(fig, folder, manifest, outdir):
+def wrap_title(title, width):
+    """Lines of at most `width` characters, never broken inside a $...$ mathtext span."""
+    parts = title.split("$")
+    keep = "\u00a0"  # a no-break space stands for the spaces of math spans while wrapping
+    joined = "$".join(p.replace(" ", keep) if i % 2 else p for i, p in enumerate(parts))
+    lines = textwrap.wrap(joined, width, break_on_hyphens=False, break_long_words=False)
+    return "\n".join(lines).replace(keep, " ")
+
+
+DRAW = {"path": draw_path, "convergence": draw_convergence, "summary": draw_summary, "snapshots": draw_snapshots,
+        "members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}
+SIZES = {"path": (6, 6), "convergence": (6.5, 5), "summary": (6.5, 5), "snapshots": (10, 6)}
+
+
+def draw_figure(fig, folder, manifest, outdir, methods, warnings):
+    """Draws one figure; returns its panel count."""
     kind = fig["type"]
     if kind == "timeseries":
         panels = fig.get("panels") or [fig]
-        f, axes = plt.subplots(len(panels), 1, figsize=(7, 2.6 * len(panels) + 0.6), sharex=True, squeeze=False)
-        draw_timeseries([a[0] for a in axes], folder, manifest, fig)
-    elif kind == "path":
-        f, ax = plt.subplots(figsize=(6, 6))
-        draw_path(ax, folder, manifest, fig)
-    elif kind == "convergence":
-        f, ax = plt.subplots(figsize=(6.5, 5))
-        draw_convergence(ax, folder, manifest, fig)
-    elif kind == "summary":
-        f, ax = plt.subplots(figsize=(6.5, 5))
-        draw_summary(ax, folder, manifest, fig)
-    elif kind == "snapshots":
-        f, ax = plt.subplots(figsize=(10, 6))
-        draw_snapshots(ax, folder, manifest, fig)
-    elif kind in ("members", "ensemble", "sweep", "heatmap"):
-        f, ax = plt.subplots(figsize=(7, 4.5))
-        {"members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}[kind](
-            ax, folder, manifest, fig)
+        width = 9.2 if fig.get("legend") == "outside" else 7
+        f, axes = plt.subplots(len(panels), 1, figsize=(width, 2.4 * len(panels) + 0.8), sharex=True, squeeze=False)
+        draw_timeseries([a[0] for a in axes], folder, manifest, fig, methods, warnings)
+        count = len(panels)
+    elif kind in DRAW:
+        size = SIZES.get(kind, (7, 4.5))
+        if fig.get("legend") == "outside":
+            size = (size[0] + 2.2, size[1])
+        f, ax = plt.subplots(figsize=size)
+        DRAW[kind](ax, folder, manifest, fig, methods, warnings)
+        count = 1
     else:
         raise ValueError(f"unknown figure type {kind!r}")
-    if "title" in fig:
-        f.suptitle(fig["title"], fontsize=10)
+    if "title" in fig:  # the study author's title, wrapped to the figure's width
+        width = max(40, int(f.get_figwidth() * 12.5))
+        f.suptitle(wrap_title(fig["title"], width), fontsize=10)
     f.tight_layout()
+    files = []
     for ext in ("png", "svg"):
         f.savefig(os.path.join(outdir, f"{fig['name']}.{ext}"), dpi=150)
+        files.append(f"figures/{fig['name']}.{ext}")
     plt.close(f)
+    return {"name": fig["name"], "type": kind, "panels": count, "files": files}
 
 
 def main():
@@ -336,23 +655,31 @@ def main():
     figures = manifest["study"].get("figures", [])
     outdir = os.path.join(folder, "figures")
     os.makedirs(outdir, exist_ok=True)
+    methods = Methods(manifest)
     failed = 0
+    index = []
     for fig in figures:
         name = str(fig.get("name", ""))
         # A figure name is a file name in figures/, never a path (the runner checks it too).
-        if not name or name.startswith(".") or os.path.basename(name) != name or "\\" in name:
+        if not name or name.startswith(".") or os.path.basename(name) != name or "\\" in name or name == "index":
             print(f"figure {name!r}: a figure name must be a plain file name", file=sys.stderr)
             failed += 1
             continue
+        warnings = []
         try:
-            draw_figure(fig, folder, manifest, outdir)
+            index.append(draw_figure(fig, folder, manifest, outdir, methods, warnings))
         except Exception as e:  # one line per failed figure; the runner reports them
             msg = " ".join(f"{type(e).__name__}: {e}".split())
             print(f"figure {name}: {msg}", file=sys.stderr)
             plt.close("all")
             failed += 1
+        for w in warnings:
+            print(w, file=sys.stderr)
+    with open(os.path.join(outdir, "index.json"), "w") as f:
+        json.dump({"figures": index}, f, indent=1)
     if failed:
         sys.exit(1)
+
 
 if __name__ == "__main__":
     main()

@@ -44,33 +44,196 @@ Vec parse_vector(const JsonCursor& c) {
   return Eigen::Map<const Vec>(xs.data(), static_cast<Eigen::Index>(xs.size()));
 }
 
-nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::string>& types) {
+// The JSON type a figure key must have.
+enum class Kind { Any, String, Name, Boolean, Number, Integer, NumberPair, Numbers, Strings, Object, Objects };
+
+void check_kind(const JsonCursor& c, Kind kind) {
+  switch (kind) {
+    case Kind::Any: break;  // checked by the caller
+    case Kind::String: (void)c.string(); break;
+    case Kind::Name: (void)safe_name(c, "figure name"); break;
+    case Kind::Boolean: (void)c.boolean(); break;
+    case Kind::Number: (void)c.number(); break;
+    case Kind::Integer:
+      if (c.integer() < 1) c.fail("expected a positive integer");
+      break;
+    case Kind::NumberPair:
+      if (!c.json().is_array() || c.json().size() != 2) c.fail("expected an array of two numbers [low, high]");
+      (void)c.numbers();
+      break;
+    case Kind::Numbers:
+      if (!c.json().is_array()) c.fail("expected an array of numbers");
+      (void)c.numbers();
+      break;
+    case Kind::Strings:
+      if (!c.json().is_array()) c.fail("expected an array of strings");
+      for (std::size_t i = 0; i < c.size(); ++i) (void)c.at(i).string();
+      break;
+    case Kind::Object: if (!c.json().is_object()) c.fail("expected a JSON object"); break;
+    case Kind::Objects:
+      if (!c.json().is_array()) c.fail("expected an array of objects");
+      for (std::size_t i = 0; i < c.size(); ++i) if (!c.at(i).json().is_object()) c.at(i).fail("expected a JSON object");
+      break;
+  }
+}
+
+// Every key a figure may have, with its type (dalembert_plot.py documents what each does).
+const std::vector<std::pair<std::string, Kind>>& figure_keys() {
+  static const std::vector<std::pair<std::string, Kind>> keys = {
+      {"name", Kind::Name},       {"type", Kind::String},       {"x", Kind::String},        {"y", Kind::String},
+      {"panels", Kind::Objects},  {"tasks", Kind::Strings},     {"title", Kind::String},    {"xlabel", Kind::String},
+      {"ylabel", Kind::String},   {"logy", Kind::Boolean},      {"logx", Kind::Boolean},    {"abs", Kind::Boolean},
+      {"xlim", Kind::NumberPair}, {"ylim", Kind::NumberPair},   {"caption", Kind::String},  {"value", Kind::String},
+      {"label", Kind::String},    {"series", Kind::String},     {"band", Kind::String},     {"outline", Kind::Object},
+      {"inset", Kind::Object},    {"fit", Kind::Integer},       {"times", Kind::Numbers},   {"radius", Kind::Number},
+      {"wall_x", Kind::Number},   {"vlines", Kind::Objects},    {"hlines", Kind::Objects},  {"legend", Kind::String}};
+  return keys;
+}
+
+void check_keys(const JsonCursor& c, const std::vector<std::pair<std::string, Kind>>& keys) {
+  std::vector<std::string> names;
+  for (const auto& [k, kind] : keys) names.push_back(k);
+  c.allow_keys(names);
+  for (const auto& [k, kind] : keys)
+    if (c.has(k)) check_kind(c[k], kind);
+}
+
+const std::vector<std::string> kLegendPlaces = {"best", "outside", "upper right", "upper left", "lower left", "lower right",
+                                                "right", "center left", "center right", "lower center",
+                                                "upper center", "center"};
+
+void check_one_of(const JsonCursor& c, const std::vector<std::string>& allowed, const std::string& what) {
+  const std::string v = c.string();
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  c.fail(what + list);
+}
+
+// A figure's keys and their types, the keys its type needs, and the integrator labels it names;
+// `labels`: the study's integrator labels. The columns it plots are checked once the study's
+// observers are bound (check_figure_columns in study_plan.cpp).
+void check_figure(const JsonCursor& fi, const std::string& type, const std::vector<std::string>& labels) {
+  check_keys(fi, figure_keys());
+  auto check_tasks = [&](const JsonCursor& c) {
+    if (!c.has("tasks")) return;
+    for (std::size_t k = 0; k < c["tasks"].size(); ++k) check_one_of(c["tasks"].at(k), labels, "not an integrator label of this study; the labels are: ");
+  };
+  check_tasks(fi);
+  auto require = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (!fi.has(k)) fi.fail("a figure of type \"" + type + "\" needs \"" + k + "\"");
+  };
+  if (fi.has("panels")) {
+    if (type != "timeseries") fi["panels"].fail("only timeseries figures have panels");
+    const JsonCursor panels = fi["panels"];
+    if (panels.size() == 0) panels.fail("a figure has at least one panel");
+    for (std::size_t k = 0; k < panels.size(); ++k) {
+      const JsonCursor p = panels.at(k);
+      check_keys(p, {{"y", Kind::String}, {"x", Kind::String}, {"logy", Kind::Boolean}, {"logx", Kind::Boolean},
+                     {"abs", Kind::Boolean}, {"ylabel", Kind::String}, {"ylim", Kind::NumberPair},
+                     {"tasks", Kind::Strings}, {"title", Kind::String}});
+      if (!p.has("y") && !fi.has("y")) p.fail("a panel needs \"y\" (or the figure one for every panel)");
+      check_tasks(p);
+    }
+  } else if (type == "timeseries") {
+    require({"y"});
+  }
+  if (type == "path" || type == "sweep") require({"x", "y"});
+  if (type == "heatmap") require({"x", "y", "value"});
+  if (type == "summary") require({"y"});
+  if (type == "snapshots") require({"times"});
+  if (type == "members" && !fi.has("times")) require({"y"});
+  if (type == "members" && fi.has("times")) require({"x", "y"});
+  if (type == "ensemble" && !fi.has("y") && !fi.has("band")) fi.fail("an ensemble figure needs \"y\" or \"band\"");
+  if (fi.has("legend")) check_one_of(fi["legend"], kLegendPlaces, "not a legend place; use one of: ");
+  if (fi.has("outline")) {
+    fi["outline"].allow_keys({"ellipse"});
+    check_kind(fi["outline"]["ellipse"], Kind::NumberPair);
+  }
+  if (fi.has("inset")) {  // {"center": [x, y], "halfwidth": w, "loc": corner, "size": fraction of the axes}
+    const JsonCursor in = fi["inset"];
+    check_keys(in, {{"center", Kind::NumberPair}, {"halfwidth", Kind::Number}, {"size", Kind::Number},
+                    {"loc", Kind::Any}});
+    (void)in["center"];
+    (void)in["halfwidth"].finite_positive();
+    if (in.has("loc") && in["loc"].json().is_array()) {  // [x0, y0]: its lower-left corner, in axes fractions
+      check_kind(in["loc"], Kind::NumberPair);
+      for (double v : in["loc"].numbers())
+        if (v < 0.0 || v > 1.0) in["loc"].fail("an inset's corner [x0, y0] lies in the axes: fractions in [0, 1]");
+    } else if (in.has("loc")) {
+      check_one_of(in["loc"], {"upper right", "upper left", "lower right", "lower left"},
+                   "not an inset place; use a corner or [x0, y0] in axes fractions: ");
+    }
+    if (in.has("size") && !(in["size"].number() > 0.05 && in["size"].number() <= 0.6))
+      in["size"].fail("an inset's size is a fraction of the axes in (0.05, 0.6]");
+  }
+  for (const char* key : {"vlines", "hlines"}) {  // reference lines: [{"at": number, "label": text}]
+    if (!fi.has(key)) continue;
+    const JsonCursor lines = fi[key];
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      check_keys(lines.at(k), {{"at", Kind::Number}, {"label", Kind::String}}), (void)lines.at(k)["at"];
+  }
+  if (fi.has("label")) check_one_of(fi["label"], labels, "not an integrator label of this study; the labels are: ");
+}
+
+nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::string>& types,
+                             const std::vector<std::string>& labels) {
   if (!root.has("figures")) return nlohmann::json::array();
   const JsonCursor f = root["figures"];
+  if (!f.json().is_array()) f.fail("expected an array of figures");
+  std::vector<std::string> names;
   for (std::size_t i = 0; i < f.size(); ++i) {
     const JsonCursor fi = f.at(i);
-    fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
-                   "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset", "fit", "times",
-                   "radius", "wall_x", "vlines", "hlines"});
+    if (!fi.json().is_object()) fi.fail("expected a JSON object");
     (void)safe_name(fi["name"], "figure name");
-    for (const char* key : {"vlines", "hlines"}) {  // reference lines: [{"at": number, "label": text}]
-      if (!fi.has(key)) continue;
-      const JsonCursor lines = fi[key];
-      for (std::size_t k = 0; k < lines.size(); ++k) {
-        const JsonCursor line = lines.at(k);
-        line.allow_keys({"at", "label"});
-        (void)line["at"].number();
-        if (line.has("label")) (void)line["label"].string();
-      }
-    }
+    const std::string name = fi["name"].string();
+    if (name == "index") fi["name"].fail("\"index\" is reserved (figures/index.json lists the figures drawn)");
+    if (std::find(names.begin(), names.end(), name) != names.end()) fi["name"].fail("duplicate figure name");
+    names.push_back(name);
     const std::string type = fi["type"].string();
     if (std::find(types.begin(), types.end(), type) == types.end()) {
       std::string list;
       for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
       fi["type"].fail("this study kind draws figures of type " + list);
     }
+    check_figure(fi, type, labels);
   }
   return f.json();
+}
+
+std::vector<std::string> labels_of(const std::vector<PluginUse>& integrators) {
+  std::vector<std::string> out;
+  for (const auto& u : integrators) out.push_back(u.label);
+  return out;
+}
+
+// The columns of sweep.csv a sweep figure may name as an axis: "label", "cell", "ok" and the axis
+// names. Its metrics ("y" of a sweep figure, "value" of a heatmap) are the cells' summaries and
+// fitted orders, known only once the cells have run: the plotting script reports a missing one,
+// naming the figure and the columns sweep.csv has.
+void check_sweep_figures(const JsonCursor& root, const SweepSpec& spec) {
+  if (!root.has("figures")) return;
+  std::vector<std::string> axes;
+  for (const auto& a : spec.axes) axes.push_back(a.name);
+  const JsonCursor f = root["figures"];
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const JsonCursor fi = f.at(i);
+    std::vector<const char*> keys = {"x", "series"};
+    if (fi["type"].string() == "heatmap") keys.push_back("y");
+    for (const char* k : keys)
+      if (fi.has(k)) check_one_of(fi[k], axes, "not a sweep axis; the axes of sweep.csv are: ");
+  }
+}
+
+// convergence.csv: its columns are fixed (runner.cpp writes them).
+void check_convergence_figures(const JsonCursor& root) {
+  if (!root.has("figures")) return;
+  const JsonCursor f = root["figures"];
+  for (std::size_t i = 0; i < f.size(); ++i)
+    if (f.at(i).has("y"))
+      check_one_of(f.at(i)["y"], {"error_q", "error_v", "error_qv", "energy_error", "constraint_residual"},
+                   "not a column of convergence.csv; its columns are: ");
 }
 
 }  // namespace
@@ -150,12 +313,6 @@ std::vector<double> cell_values(const std::vector<SweepAxis>& axes, std::size_t 
   return v;
 }
 
-std::vector<std::string> labels_of(const Study& s) {
-  std::vector<std::string> labels;
-  for (const auto& u : s.integrators) labels.push_back(u.label);
-  return labels;
-}
-
 std::string cell_label(const std::vector<SweepAxis>& axes, const std::vector<double>& values, std::size_t i, std::size_t n) {
   std::string s = "sweep cell " + std::to_string(i) + " of " + std::to_string(n) + ":";
   for (std::size_t a = 0; a < axes.size(); ++a)
@@ -205,8 +362,9 @@ Study parse_sweep(const JsonCursor& root, const std::string& file, const std::st
   first.kind = "sweep";
   first.sweep = spec;
   first.raw = root.json();
-  first.figures = parse_figures(root, {"sweep", "heatmap"});
-  first.claims = parse_claims(root, "sweep", labels_of(first));  // checked on sweep.csv; cells claim nothing
+  first.figures = parse_figures(root, {"sweep", "heatmap"}, labels_of(first.integrators));
+  check_sweep_figures(root, spec);
+  first.claims = parse_claims(root, "sweep", labels_of(first.integrators));  // on sweep.csv; cells claim nothing
   return first;
 }
 
@@ -244,8 +402,10 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   if (ints.size() == 0) ints.fail("a study needs at least one integrator");
   for (std::size_t i = 0; i < ints.size(); ++i) {
     const JsonCursor c = ints.at(i);
-    PluginUse u = parse_plugin(c, {"label", "h"});
+    PluginUse u = parse_plugin(c, {"label", "h", "display", "reference"});
     u.label = c.json().is_object() && c.has("label") ? safe_name(c["label"], "label") : u.plugin;
+    if (c.json().is_object() && c.has("display")) u.display = c["display"].string();  // a figure's name for it
+    if (c.json().is_object() && c.has("reference")) u.reference = c["reference"].boolean();
     if (c.json().is_object() && c.has("h")) {
       if (s.kind == "convergence") c["h"].fail("a per-integrator h is not allowed in convergence studies");
       u.h = c["h"].number();
@@ -349,10 +509,13 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
     }
   }
-  s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
-                                  : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
-                                                            : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"});
-  s.claims = parse_claims(root, s.kind, labels_of(s));
+  s.figures = parse_figures(root,
+                            s.kind == "ensemble"      ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
+                            : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
+                                                      : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"},
+                            labels_of(s.integrators));
+  if (s.kind == "convergence") check_convergence_figures(root);
+  s.claims = parse_claims(root, s.kind, labels_of(s.integrators));
   check_workload(root, workload(s), s.limits);
   return s;
 }

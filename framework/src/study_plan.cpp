@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
@@ -6,6 +8,8 @@
 #include <dalembert/study/column_names.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <dalembert/study/study_plan.hpp>
 
@@ -83,6 +87,8 @@ json plan_integrators(const Study& st, StudyPlan& plan, std::vector<std::unique_
     plan.traits.push_back(made.back()->traits());
     json ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", params}};
     if (u.h != 0.0) ij["h"] = u.h;
+    if (!u.display.empty()) ij["display"] = u.display;
+    if (u.reference) ij["reference"] = true;
     ij["traits"] = traits_json(plan.traits.back());
     out.push_back(ij);
   }
@@ -198,6 +204,119 @@ void check_system_derivatives(const Study& st, const System& system, const State
                                         "' for the full report; \"check_derivatives\": false turns this off)");
 }
 
+// The columns each integrator's tasks will write: "t" and every observer's columns, bound to the
+// system and that integrator (an observer's columns may depend on the integrator, e.g. half-step
+// quantities), known here, before anything runs.
+std::vector<std::vector<std::string>> task_columns(const Study& st, const StudyPlan& plan,
+                                                   const std::vector<std::unique_ptr<Integrator>>& integrators) {
+  std::vector<std::vector<std::string>> out;
+  for (std::size_t i = 0; i < integrators.size(); ++i) {
+    std::vector<std::unique_ptr<Observer>> owned;
+    std::vector<Observer*> obs;
+    for (const auto& o : st.observers) {
+      owned.push_back(plan.registry->make_observer(o.plugin, o.params, o.where));
+      obs.push_back(owned.back().get());
+    }
+    at(st.integrators[i].where, [&] { out.push_back(Simulation(*plan.system, *integrators[i], obs).columns()); });
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& xs) {
+  std::string s;
+  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Every column a figure names must be one a task writes: "x"/"y" of timeseries panels and paths,
+// x_0/y_0 of snapshots, the statistics of ensemble figures, the member columns of members
+// figures. Not checked here: the task summaries a "summary" figure plots (an observer reports its
+// summaries only after a run; the plotting script names the figure and the summaries there are),
+// and the files of other kinds (convergence.csv's fixed columns and a sweep's axes are checked by
+// parse_study; a sweep's metrics exist only after its cells ran).
+void check_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
+  const JsonCursor root(st.raw, st.file);
+  if (!root.has("figures") || (st.kind != "trajectory" && st.kind != "ensemble")) return;
+  std::vector<std::string> labels;
+  for (const auto& u : st.integrators) labels.push_back(u.label);
+  auto cols_of = [&](const std::string& label) -> const std::vector<std::string>& {
+    return columns[static_cast<std::size_t>(std::find(labels.begin(), labels.end(), label) - labels.begin())];
+  };
+  auto tasks_of = [&](const JsonCursor& panel, const JsonCursor& fig) {
+    const JsonCursor* c = panel.has("tasks") ? &panel : fig.has("tasks") ? &fig : nullptr;
+    if (!c) return labels;
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < (*c)["tasks"].size(); ++k) out.push_back((*c)["tasks"].at(k).string());
+    return out;
+  };
+  // `key` of the panel (or, failing that, of the figure; else `fallback`) in every task's columns.
+  auto need = [&](const JsonCursor& panel, const JsonCursor& fig, const char* key, const std::string& fallback,
+                  const std::string& file_prefix, const std::vector<std::string>& tasks,
+                  const std::function<std::vector<std::string>(const std::string&)>& cols) {
+    const JsonCursor* c = panel.has(key) ? &panel : fig.has(key) ? &fig : nullptr;
+    const std::string name = c ? (*c)[key].string() : fallback;
+    if (name.empty()) return;
+    for (const auto& label : tasks) {
+      const auto have = cols(label);
+      if (std::find(have.begin(), have.end(), name) != have.end()) continue;
+      const std::string msg = "figure \"" + fig["name"].string() + "\": not a column of " + file_prefix + label +
+                              ".csv; its columns are: " + joined(have);
+      if (c) (*c)[key].fail(msg);
+      throw InputError(fig.where(), "figure \"" + fig["name"].string() + "\": the default \"" + key + "\" = \"" + name +
+                                        "\" is not a column of " + file_prefix + label + ".csv; its columns are: " +
+                                        joined(have));
+    }
+  };
+  const auto trajectory = [&](const std::string& label) { return cols_of(label); };
+  const auto members = [&](const std::string& label) { return EnsembleStatistics::member_columns(cols_of(label)); };
+  const auto statistics = [&](const std::string& label) {
+    return EnsembleStatistics(cols_of(label), st.ensemble.quantiles).statistics_columns();
+  };
+  const JsonCursor figs = root["figures"];
+  for (std::size_t i = 0; i < figs.size(); ++i) {
+    const JsonCursor fig = figs.at(i);
+    const std::string type = fig["type"].string();
+    if (type == "timeseries") {
+      if (st.kind != "trajectory") fig["type"].fail("a timeseries figure draws trajectory files, and an ensemble writes none");
+      if (fig.has("panels")) {
+        for (std::size_t k = 0; k < fig["panels"].size(); ++k) {
+          const JsonCursor p = fig["panels"].at(k);
+          need(p, fig, "y", "", "trajectory_", tasks_of(p, fig), trajectory);
+          need(p, fig, "x", "t", "trajectory_", tasks_of(p, fig), trajectory);
+        }
+      } else {
+        need(fig, fig, "y", "", "trajectory_", tasks_of(fig, fig), trajectory);
+        need(fig, fig, "x", "t", "trajectory_", tasks_of(fig, fig), trajectory);
+      }
+    } else if (type == "path" || type == "snapshots") {
+      if (st.kind != "trajectory") fig["type"].fail("a " + type + " figure draws trajectory files, and an ensemble writes none");
+      if (type == "path") {
+        need(fig, fig, "x", "", "trajectory_", tasks_of(fig, fig), trajectory);
+        need(fig, fig, "y", "", "trajectory_", tasks_of(fig, fig), trajectory);
+      } else {  // the first task's bodies x_0, y_0, ...
+        const std::vector<std::string> first = {tasks_of(fig, fig).front()};
+        need(fig, fig, "_", "x_0", "trajectory_", first, trajectory);
+        need(fig, fig, "_", "y_0", "trajectory_", first, trajectory);
+      }
+    } else if (type == "members") {
+      if (!st.ensemble.write_members) fig["type"].fail("a members figure needs \"ensemble\": {\"write_members\": true}");
+      need(fig, fig, "y", "", "ensemble_members_", tasks_of(fig, fig), members);
+      need(fig, fig, "x", "", "ensemble_members_", tasks_of(fig, fig), members);
+    } else if (type == "ensemble") {
+      need(fig, fig, "y", "", "ensemble_stats_", tasks_of(fig, fig), statistics);
+      if (fig.has("band")) {
+        const std::string c = fig["band"].string();
+        for (const auto& label : tasks_of(fig, fig)) {
+          const auto have = cols_of(label);
+          if (c == "t" || std::find(have.begin(), have.end(), c) == have.end())
+            fig["band"].fail("figure \"" + fig["name"].string() + "\": not a recorded column of " + label +
+                             " (the band shades its quantiles); the columns are: " + joined(have));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 StudyPlan plan_study(const Study& st) {
@@ -217,6 +336,7 @@ StudyPlan plan_study(const Study& st) {
   const json integrators_run = plan_integrators(st, plan, integrators);
   const json observers_run = plan_observers(st, plan, *integrators.front());
   check_observer_columns(st, plan, integrators);
+  check_figure_columns(st, task_columns(st, plan, integrators));
 
   json& run = plan.study_run;
   run = {{"name", st.name},

@@ -183,7 +183,12 @@ RunReport run_sweep(const Study& st, const RunOptions& opt) {
     json study_run = {{"name", st.name}, {"kind", "sweep"}, {"description", st.description},
                       {"sweep", {{"of", st.sweep.of}, {"axes", axes_json}}}, {"figures", st.figures}};
     study_run["integrators"] = json::array();
-    for (const auto& u : st.integrators) study_run["integrators"].push_back({{"label", u.label}, {"plugin", u.plugin}});
+    for (const auto& u : st.integrators) {
+      json ij = {{"label", u.label}, {"plugin", u.plugin}};
+      if (!u.display.empty()) ij["display"] = u.display;  // figures' names for it
+      if (u.reference) ij["reference"] = true;
+      study_run["integrators"].push_back(ij);
+    }
     if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
     manifest = {{"dalembert", {{"version", version()}, {"revision", source_revision()}}},
                 {"study_file", st.file},

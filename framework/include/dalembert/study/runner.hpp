@@ -42,7 +42,11 @@ BOOST_SYMBOL_VISIBLE void attach_figures(nlohmann::json& manifest, const std::fi
                                          bool none_requested);
 
 /// Draws the figures of a finished or staged run folder; returns the files written.
-BOOST_SYMBOL_VISIBLE std::vector<std::filesystem::path> draw_figures(const std::filesystem::path& run_folder);
+/// `index`, if given, receives the figures drawn: [{"name", "type", "panels", "files"}, ...]. The
+/// script's "warning: figure ..." lines are passed on to stderr; a failure names each figure and
+/// its cause.
+BOOST_SYMBOL_VISIBLE std::vector<std::filesystem::path> draw_figures(const std::filesystem::path& run_folder,
+                                                                     nlohmann::json* index = nullptr);
 
 BOOST_SYMBOL_VISIBLE const char* version();
 BOOST_SYMBOL_VISIBLE const char* source_revision();

@@ -21,6 +21,8 @@ struct PluginUse {
   nlohmann::json params = nlohmann::json::object();
   std::string where;
   double h = 0.0;      // integrators in a trajectory study: own step size (0: the study's)
+  std::string display;  // integrators: the name figures show (matplotlib mathtext, e.g. "F^{0,0,1/2}"); "" = label
+  bool reference = false;  // integrators: drawn in figures as the reference curve (first, thick, grey)
 };
 
 struct InitialState {
