@@ -229,7 +229,8 @@ class Evaluator {
     const auto& col = t.col(name, "sweep.csv");
     for (std::size_t i = 0; i < col.size(); ++i) {
       bool match = t.labels[i] == label;
-      for (const auto& [axis, value] : q.value("where", json::object()).items()) {
+      const json where = q.value("where", json::object());  // named: items() of a temporary would dangle
+      for (const auto& [axis, value] : where.items()) {
         const double x = t.col(axis, "sweep.csv")[i], want = value.get<double>();
         match = match && std::abs(x - want) <= 1e-12 * std::max(1.0, std::abs(want));
       }
