@@ -1,5 +1,6 @@
 // Seed 001 on the Chaplygin sleigh (spec 001 §2.1, §4.1): claims 2, 7, 8, 9, 10, 12, 15 and the
 // "no Lie-group model" error. Numbers are copied from ../shared/specs/001_gni_rdp.md (claim cited).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <dalembert/math/se2.hpp>
 #include <dalembert/study/simulation.hpp>
@@ -13,6 +14,22 @@ using test::registry;
 namespace {
 constexpr double I = 1.0, m = 1.0, a = 0.3, Ip = I + m * a * a;  // spec §4.1 (choice)
 constexpr double E0 = 0.5340625;                                 // spec §4.1
+
+// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
+// `count` of them and carries each of `ids` (so a deleted claim is noticed).
+void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
+  const auto& results = rep.manifest.at("claims").at("results");
+  std::string failed;
+  for (const auto& r : results)
+    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
+  INFO(rep.folder.string() << ": failed claims: " << failed);
+  REQUIRE(rep.claims_failed == 0);
+  CHECK(results.size() >= count);
+  for (const auto& id : ids) {
+    INFO("claim " << id);
+    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
+  }
+}
 }  // namespace
 
 TEST_CASE("Sleigh GNI: the paper's explicit update is (Id - 2Q)v (claim 2)", "[lie_group][sleigh]") {
@@ -152,14 +169,13 @@ TEST_CASE("Fig 2 ranking on the bundled study (claim 15)", "[lie_group][sleigh][
   CHECK(gni == Approx(9.4e-3).epsilon(0.05));
   CHECK(rk2 == Approx(1.2e-1).epsilon(0.05));
   CHECK(err("true") < 1e-9);
-  const double rk2_energy = test::task(rep.manifest, "RK2")["summary"]["max_abs_energy_error"];
-  const double gni_node = test::task(rep.manifest, "GNI")["summary"]["max_abs_energy_error"];
-  CHECK(rk2_energy == Approx(4.2e-3).epsilon(0.02));  // repro 4.2e-3 vs 9.4e-4
-  CHECK(rk2_energy > 2 * gni_node);
-  // GNI half-step energy and RDP exp1 node energy flat to 1e-13 (the issue's "what it must show")
-  const auto g = test::read_csv(dir / "run" / "trajectory_GNI.csv");
-  for (std::size_t i = 1; i < g.at("t").size(); ++i) REQUIRE(std::abs(g.at("energy_half")[i] - E0) < 1e-13);
-  CHECK(test::task(rep.manifest, "RDP_exp1")["summary"]["max_abs_energy_error"].get<double>() < 1e-13);
+  // The energies (claims 8, 12, 15: GNI half-step energy flat to 1e-13, node energy, RDP exp1,
+  // RK2 > 2x GNI) are checks of the study; the config errors above need the closed form.
+  require_claims(rep, 8,
+                 {"claim 8 GNI half-step energy max", "claim 8 GNI half-step energy min",
+                  "claim 8 GNI node energy below E0", "claim 8 GNI node energy deviation",
+                  "claim 8 GNI node energy repro", "claim 12 RDP_exp1 energy", "claim 15 RK2 energy",
+                  "claim 15 RK2 over GNI energy"});
 }
 
 TEST_CASE("GNI and RDP on a system without a Lie-group model say so", "[lie_group][errors]") {
