@@ -1,9 +1,11 @@
-// Seed 004 end to end: the bundled studies of Figs. 1–4 and Table I (studies/penny/), and Fig. 5
-// (spec 004 claim 17) as a direct ensemble of 100 perturbed initial conditions. Reference numbers
-// copied from ../shared/specs/004_nonholonomic_impacts.md (named by claim).
+// Seed 004 end to end: the bundled studies of Figs. 1–5 and Table I (studies/penny/) run and their
+// checked claims (the studies' "claims" blocks, spec 004 claims 9–21) must all hold; here only what a
+// study cannot state: the edge alternation at every impact, the contact path inside the table outline,
+// the exact rms spread of Fig. 5, and Fig. 5 (claim 17) again as a direct exact-flow ensemble.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <dalembert/core/sampler.hpp>
+#include <set>
 
 #include "penny_support.hpp"
 
@@ -13,6 +15,22 @@ using namespace dalembert::test;
 namespace {
 
 double summary(const nlohmann::json& task, const std::string& key) { return task.at("summary").at(key).get<double>(); }
+
+/// Every checked claim of the run holds (the failed ones are named), and the expected claims are there.
+void check_claims(const RunReport& rep, const std::vector<std::string>& expected) {
+  std::set<std::string> ids;
+  std::string failed;
+  for (const auto& r : rep.manifest.at("claims").at("results")) {
+    ids.insert(r.at("id").get<std::string>());
+    if (r.at("verdict").get<std::string>() != "pass") failed += r.at("id").get<std::string>() + " = " + r.at("value").dump() + "; ";
+  }
+  INFO("failed claims: " << failed);
+  CHECK(rep.claims_failed == 0);
+  for (const auto& id : expected) {
+    INFO("claim " << id);
+    CHECK(ids.count(id) == 1);
+  }
+}
 
 // Contact points of 100 members at t = 5, 10, 15, 20 (spec 004 §6.2: (θ̇0, φ̇0) + U(−0.005, 0.005),
 // independent, seeded), elastic law, exact flow + exact locator, steps of 0.05 s.
@@ -54,42 +72,39 @@ TEST_CASE("Claim 17 (Fig. 5): 100 perturbed initial conditions spread on the ell
 
 TEST_CASE("Figs. 1-4: the bundled studies (RK4 h = 1e-3, exact locator) reproduce the first 20 impacts",
           "[impacts][penny][studies]") {
+  // The impact times, post-impact states, energies, limit cycles and impact counts (spec 004 §4 tables,
+  // claims 9–16, 20, 21) are the studies' checked claims. Claim "20 count" of the plastic studies (the
+  // exact flow finds all 20 impacts) needs the exact-flow locator that finds near-grazing impacts.
   struct Fig {
     std::string file;
     bool elastic;
-    double t1, t10, t20, E1, E20;  // spec 004 §4 tables, claims 13–14
+    std::vector<std::string> claims;
   };
   const std::vector<Fig> figs = {
-      {"studies/penny/fig1_elastic_circle.json", true, 1.913388210255474, 17.957245360201, 37.827878930657,
-       1.875125e-5, 1.875125e-5},
-      {"studies/penny/fig2_plastic_circle.json", false, 1.913388210255474, 4.867957415672, 8.232392014416,
-       5.417484280779e-6, 3.27742711563e-6},
-      {"studies/penny/fig3_elastic_ellipse.json", true, 1.883406920197813, 12.704334402188, 23.767117735750,
-       1.875125e-5, 1.875125e-5},
-      {"studies/penny/fig4_plastic_ellipse.json", false, 1.883406920197813, 13.868524303191, 27.572312417033,
-       2.243882250538e-6, 1.65260399759e-7}};
+      {"studies/penny/fig1_elastic_circle.json", true,
+       {"9 t1", "9 t1 RK4", "10 thetadot+", "10 phidot+", "10 t10", "10 t20", "21 t10 RK4", "21 t20 RK4", "12 energy",
+        "12 E20", "12 E1 RK4", "12 E20 RK4", "11 thetadot+ k19", "11 phidot+ k20", "16 other edge inside", "12 count RK4"}},
+      {"studies/penny/fig2_plastic_circle.json", false,
+       {"9 t1", "9 t1 RK4", "10 thetadot+", "13 E1", "13 E1 RK4", "13 E20", "13 E20 RK4", "13 limit Omega",
+        "13 limit omega", "13 restitution k12", "21 t10 RK4", "21 count RK4", "20 count"}},
+      {"studies/penny/fig3_elastic_ellipse.json", true,
+       {"9 t1", "9 t1 RK4", "10 thetadot+", "10 t10", "10 t20", "21 t10 RK4", "21 t20 RK4", "12 energy", "12 E20",
+        "12 E1 RK4", "12 E20 RK4", "12 count RK4"}},
+      {"studies/penny/fig4_plastic_ellipse.json", false,
+       {"9 t1", "9 t1 RK4", "10 thetadot+", "14 E1", "14 E1 RK4", "14 E20", "14 E20 RK4", "14 limit Omega",
+        "14 E fraction", "21 t10 RK4", "21 count RK4", "20 count"}}};
   for (const Fig& f : figs) {
     INFO(f.file);
     const TempDir dir("penny");
     const auto rep = run_bundled_study(f.file, dir / "run");
+    check_claims(rep, f.claims);
     const auto& t = task(rep.manifest, "RK4");
-    // Elastic: all 20 impacts to RK4's accuracy at h = 1e-3 (5e-8). Plastic: impacts k ≳ 13 are
-    // near-grazing (dh q̇⁻ < 1e-5, excursions beyond the wall below RK4's position error), so RK4 finds
-    // every impact up to k = 12 (claim 21) and the energies of the limit cycle; the exact flow finds
-    // all 20 (test_penny_runs.cpp).
+    // Elastic: RK4 finds all 20 impacts; plastic: every impact up to k = 12 (claim 21; impacts k ≳ 13
+    // are near-grazing). The edges alternate F, B, F, B, … at every one of them (claim 16).
     const int n = static_cast<int>(summary(t, "impact_count"));
     REQUIRE(n >= (f.elastic ? 20 : 12));
-    CHECK(std::abs(summary(t, "impact_1_t") - f.t1) < 1e-10);
-    CHECK(std::abs(summary(t, "impact_1_energy_post") - f.E1) < 1e-9 * f.E1);
-    // RK4's error at h = 1e-3 (~2e-8 on the circle) is amplified along the ellipse's irregular
-    // (chaotic, claim 17) bounces: 7.5e-8 at k = 10 and 3.6e-7 at k = 20 measured.
-    const bool ellipse_run = f.file.find("ellipse") != std::string::npos;
-    CHECK(std::abs(summary(t, "impact_10_t") - f.t10) < (ellipse_run ? 3e-7 : 5e-8));
-    if (f.elastic) CHECK(std::abs(summary(t, "impact_20_t") - f.t20) < (ellipse_run ? 1.5e-6 : 5e-8));
     for (int k = 1; k <= std::min(n, f.elastic ? 20 : 12); ++k)
       CHECK(summary(t, "impact_" + std::to_string(k) + "_guard") == (k - 1) % 2);
-    const double E_last = summary(t, "impact_" + std::to_string(std::min(n, 100)) + "_energy_post");
-    CHECK(std::abs(E_last - f.E20) < 1e-8 * f.E20);  // claims 12–14: E₂₀⁺ (the limit cycle's energy)
     WARN(f.file << ": " << n << " impacts, max |E - E0| between impacts (RK4) = " << summary(t, "max_abs_energy_error"));
     // The contact-point path stays inside the table outline (spec 004 §4, Figs. 1–4).
     const auto csv = read_csv(dir / "run" / "trajectory_RK4.csv");
@@ -108,17 +123,11 @@ TEST_CASE("Figs. 1-4: the bundled studies (RK4 h = 1e-3, exact locator) reproduc
 TEST_CASE("Table I: the parameters in use, printed from the resolved study", "[impacts][penny][studies]") {
   const TempDir dir("table1");
   const auto rep = run_bundled_study("studies/penny/table1_parameters.json", dir / "run");
+  // Spec 004 §4, Table I and E0: the study's checked claims.
+  check_claims(rep, {"Table I R", "Table I m", "Table I I", "Table I J", "Table I b", "Table I a ellipse", "Table I a circle",
+                     "Sec 4 E0"});
   const auto& p = rep.manifest.at("study").at("system").at("params");
   const double R = p.at("R"), m = p.at("m"), I = p.at("I"), J = p.at("J");
-  // Spec 004 §4, Table I.
-  CHECK(R == 0.01);
-  CHECK(m == 0.0025);
-  CHECK(I == Approx(0.5 * m * R * R).epsilon(1e-15));
-  CHECK(J == Approx(0.25 * m * R * R).epsilon(1e-15));
-  CHECK(p.at("a").get<double>() == 0.15);
-  CHECK(p.at("b").get<double>() == 0.20);
-  CHECK(p.at("radius").get<double>() == 0.20);
-  CHECK(task(rep.manifest, "RK4").at("summary").at("initial_energy").get<double>() == Approx(1.875125e-5).epsilon(1e-13));
   char table[600];
   std::snprintf(table, sizeof table,
                 "Table I (parameters in use)\n| Parameter | Value |\n|---|---|\n| R | %g m |\n| m | %g kg |\n"
@@ -129,8 +138,14 @@ TEST_CASE("Table I: the parameters in use, printed from the resolved study", "[i
 }
 
 TEST_CASE("Claim 17 through the ensemble runner: studies/penny/fig5_ensemble_ellipse.json", "[impacts][penny][fig5][studies]") {
+  {
+    const TempDir dir("fig5c");
+    check_claims(run_bundled_study("studies/penny/fig5_ensemble_circle.json", dir / "run"), {"17 circle x", "17 circle y"});
+  }
   const TempDir dir("fig5");
-  run_bundled_study("studies/penny/fig5_ensemble_ellipse.json", dir / "run");
+  // The study checks claim 17 through sufficient conditions on var(contact_x), var(contact_y) (the
+  // claims engine has no sum); the rms spread itself is checked below.
+  check_claims(run_bundled_study("studies/penny/fig5_ensemble_ellipse.json", dir / "run"), {"17 t=5 x", "17 t=5 y", "17 t=20"});
   std::filesystem::path stats;
   for (const auto& e : std::filesystem::directory_iterator(dir / "run"))
     if (e.path().filename().string().rfind("ensemble_stats", 0) == 0) stats = e.path();
