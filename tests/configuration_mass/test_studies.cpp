@@ -30,6 +30,13 @@ double max_change(const std::map<std::string, std::vector<double>>& csv, const s
   return m;
 }
 
+/// The run's own checked claims (studies/*/<study>.json "checks") all held, and there are some.
+void check_claims(const RunReport& r) {
+  INFO(r.manifest.at("claims").dump());
+  CHECK(r.claims_failed == 0);
+  CHECK(r.manifest.at("claims").at("results").size() >= 3);
+}
+
 void check_orders(const nlohmann::json& manifest, const std::map<std::string, double>& expected) {
   for (const auto& c : manifest.at("convergence")) {
     const std::string label = c.at("label");
@@ -73,18 +80,23 @@ TEST_CASE("rolling disk and Chaplygin sphere: orders DLA, MLA 2, RK2 2, RK4 4, t
   const test::TempDir dir("mq_convergence");
   const std::map<std::string, double> orders = {{"DLA", 2}, {"MLA", 2}, {"RK2", 2}, {"RK4", 4}, {"triple_jump", 4}};
   SECTION("rolling disk") {
-    check_orders(test::run_bundled_study("studies/rolling_disk/convergence_disk.json", dir / "disk").manifest, orders);
+    const auto r = test::run_bundled_study("studies/rolling_disk/convergence_disk.json", dir / "disk");
+    check_claims(r);
+    check_orders(r.manifest, orders);
   }
   SECTION("Chaplygin sphere") {
-    check_orders(test::run_bundled_study("studies/chaplygin_sphere/convergence_sphere.json", dir / "sphere").manifest,
-                 orders);
+    const auto r = test::run_bundled_study("studies/chaplygin_sphere/convergence_sphere.json", dir / "sphere");
+    check_claims(r);
+    check_orders(r.manifest, orders);
   }
 }
 
 TEST_CASE("rolling disk: DLA and MLA keep the energy bounded over 1e5 steps while RK4 drifts, |A(q)v| at round-off",
           "[configuration_mass][studies]") {
   const test::TempDir dir("mq_energy_disk");
-  const auto m = test::run_bundled_study("studies/rolling_disk/energy_disk.json", dir / "run").manifest;
+  const auto rep = test::run_bundled_study("studies/rolling_disk/energy_disk.json", dir / "run");
+  check_claims(rep);
+  const auto& m = rep.manifest;
   const double T = m.at("study").at("T"), h = m.at("study").at("h");
   for (const std::string label : {"DLA", "MLA", "RK4"}) {
     INFO(label);
@@ -110,7 +122,9 @@ TEST_CASE("rolling disk: DLA and MLA keep the energy bounded over 1e5 steps whil
 TEST_CASE("rolling disk: a steady circular motion stays steady over 1000 turns with DLA, tilt at its O(h^2) level",
           "[configuration_mass][studies]") {
   const test::TempDir dir("mq_steady_disk");
-  const auto m = test::run_bundled_study("studies/rolling_disk/steady_disk.json", dir / "run").manifest;
+  const auto rep = test::run_bundled_study("studies/rolling_disk/steady_disk.json", dir / "run");
+  check_claims(rep);
+  const auto& m = rep.manifest;
   const auto& study = m.at("study");
   const double h = study.at("h"), Omega = study.at("initial").at("v")[2];
   const double turn = 2 * M_PI / std::abs(Omega);
@@ -141,7 +155,7 @@ TEST_CASE("rolling disk: a steady circular motion stays steady over 1000 turns w
 TEST_CASE("rolling disk: the sweep over speed finds the upright-stability threshold sqrt(gR/3) within its resolution",
           "[configuration_mass][studies]") {
   const test::TempDir dir("mq_sweep_disk");
-  test::run_bundled_study("studies/rolling_disk/sweep_speed.json", dir / "run");
+  check_claims(test::run_bundled_study("studies/rolling_disk/sweep_speed.json", dir / "run"));
   const double derived = std::sqrt(1.0 / 3.0);  // I_d m g R / (I_a (I_a + m R^2)) = g / (3R), g = R = 1
   for (const std::string label : {"RK4", "DLA"}) {
     INFO(label);
@@ -167,7 +181,9 @@ TEST_CASE("rolling disk: the sweep over speed finds the upright-stability thresh
 TEST_CASE("Chaplygin sphere: DLA and MLA keep the energy and the three components of K at their O(h^2) level",
           "[configuration_mass][studies]") {
   const test::TempDir dir("mq_energy_sphere");
-  const auto m = test::run_bundled_study("studies/chaplygin_sphere/energy_sphere.json", dir / "run").manifest;
+  const auto rep = test::run_bundled_study("studies/chaplygin_sphere/energy_sphere.json", dir / "run");
+  check_claims(rep);
+  const auto& m = rep.manifest;
   const double T = m.at("study").at("T");
   for (const std::string label : {"DLA", "MLA", "RK4"}) {
     INFO(label);
