@@ -119,7 +119,7 @@ TEST_CASE("figure keys have their types, tasks are labels, types fit the study k
   c.check_no_result();
 }
 
-TEST_CASE("figures drawn are indexed with their panel counts; a failing one is named with its cause", "[cli][figures]") {
+TEST_CASE("figures drawn are indexed with their panel counts, and a failing one is named with its cause", "[cli][figures]") {
   StudyCase c("figure_panels");
   json j = particle_study();
   j["figures"] = {{{"name", "energy"}, {"type", "timeseries"},
