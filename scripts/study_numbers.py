@@ -8,8 +8,8 @@ A README marks each generated section with
     <!-- end generated -->
 
 where STUDY is a study of the README's folder (STUDY.json) and each KEY a task summary of its
-manifest (trajectory studies: one row per task label) or `orders` (convergence studies: declared
-and fitted order per label); KEY:SPEC formats with a Python format spec (default .4g). The numbers come from manifest.json of a run: the folders given with
+manifest (trajectory studies: one row per task label), `orders` (convergence studies: declared
+and fitted order per label) or `claims` (the run's checked claims: value, bound, verdict); KEY:SPEC formats with a Python format spec (default .4g). The numbers come from manifest.json of a run: the folders given with
 --runs (RUNS/STUDY/manifest.json), or a run of `dalembert run STUDY.json --no-plots` into a
 temporary folder (never into the source tree).
 
@@ -66,9 +66,22 @@ def orders_table(manifest):
     return lines
 
 
+def claims_table(manifest):
+    """The run's checked claims: id, measured value, what it must satisfy, verdict."""
+    lines = ["| claim | measured | must be | verdict |", "|---|---|---|---|"]
+    for r in manifest.get("claims", {}).get("results", []):
+        lines.append(f"| {r['id']} | {number(r['value'], '.10g')} | {r['comparison']} | {r['verdict']} |")
+    return lines
+
+
 def section(study, keys, manifest):
     head = f"From `{study}` as this build runs it (`scripts/study_numbers.py` writes this table):"
-    body = orders_table(manifest) if keys == ["orders"] else summary_table(manifest, keys)
+    if keys == ["orders"]:
+        body = orders_table(manifest)
+    elif keys == ["claims"]:
+        body = claims_table(manifest)
+    else:
+        body = summary_table(manifest, keys)
     return "\n".join([head, "", *body]) + "\n"
 
 

@@ -23,7 +23,7 @@ const std::vector<std::string> kStats = {"max", "min", "max_abs", "spread", "mea
 
 std::string num(double x) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.6g", x);
+  std::snprintf(b, sizeof b, "%.12g", x);
   return b;
 }
 
