@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/step_aware.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <limits>
 #include <sstream>
@@ -63,6 +64,7 @@ void Simulation::run(State& s, double h, long steps, long record_every, const Ro
     return;
   }
   const double t0 = s.t;
+  if (auto* a = dynamic_cast<StepAware*>(&integrator_)) a->expect_step(h);  // H0 of two-step data at t0
   integrator_.start(s);
   for (auto* o : observers_) o->start(s);
   record(s, sink);
@@ -295,6 +297,7 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
   impact_count_ = 0;
   recent_impacts_.clear();
   trial_ = pre_ = prev_ = s;
+  if (auto* a = dynamic_cast<StepAware*>(&integrator_)) a->expect_step(h);
   integrator_.start(s);
   check_initial(s);
   for (auto* o : observers_) o->start(s);

@@ -51,7 +51,7 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
     const JsonCursor fi = f.at(i);
     fi.allow_keys({"name", "type", "x", "y", "panels", "tasks", "title", "xlabel", "ylabel", "logy", "logx", "abs",
                    "xlim", "ylim", "caption", "value", "label", "series", "band", "outline", "inset", "fit", "times",
-                   "radius", "wall_x", "vlines", "hlines"});
+                   "radius", "wall_x", "vlines", "hlines", "rows", "columns"});
     (void)safe_name(fi["name"], "figure name");
     for (const char* key : {"vlines", "hlines"}) {  // reference lines: [{"at": number, "label": text}]
       if (!fi.has(key)) continue;
@@ -341,9 +341,11 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
     }
   }
-  s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
+  s.figures = parse_figures(root, s.kind == "ensemble" ? std::vector<std::string>{"timeseries", "path", "ensemble", "members", "member_panels", "surface"}
                                   : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
-                                                            : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"});
+                                                            : std::vector<std::string>{"timeseries", "path", "summary", "snapshots",
+                                                                                       "impact_path", "table", "snapshot_panels", "overlay",
+                                                                                       "summary_panels"});
   check_workload(root, workload(s), s.limits);
   return s;
 }
