@@ -58,3 +58,16 @@ TEST_CASE("Fig 4 surfaces: M_d and M^e through q0 = 0 over (x1, y1), and the dra
   for (const auto& f : m["study"]["figures"])
     if (f["name"] == "fig4_surfaces") CHECK(f["panels"].size() == 2);  // (a) both surfaces, (b) difference
 }
+
+TEST_CASE("Fig 3 panel (b): each method against its own exact trajectory (spec 002 §4 item 1, A4 (b))",
+          "[exact_discrete][studies]") {
+  const test::TempDir dir("ed_fig3b");
+  const auto m = test::run_bundled_study("studies/exact_discrete/fig3_particle.json", dir / "run").manifest;
+  // (a) unchanged: 6.218 / 7.309; (b): MLA 0.0345, DLA 4.93 (spec 002 §4 item 1).
+  CHECK(test::task(m, "MLA")["summary"]["final_position_error"].get<double>() == Approx(6.218).epsilon(1e-3));
+  CHECK(test::task(m, "DLA")["summary"]["final_position_error"].get<double>() == Approx(7.309).epsilon(1e-3));
+  CHECK(test::task(m, "MLA")["summary"]["final_position_error_b"].get<double>() == Approx(0.0345).epsilon(1e-2));
+  CHECK(test::task(m, "DLA")["summary"]["final_position_error_b"].get<double>() == Approx(4.93).epsilon(1e-2));
+  for (const auto& f : m["study"]["figures"])
+    if (f["name"] == "fig3_error") CHECK(f["panels"].size() == 2);
+}
