@@ -321,7 +321,7 @@ def draw_impact_path(folder, manifest, fig, outdir):
     diameter back edge -> front edge at the impact (a short bar). "panels": [{"title", "xlim", "ylim",
     "zoom_from_impact": k}] — a zoom panel frames the impacts from k on (edge points, padded)."""
     panels = fig.get("panels") or [{}]
-    f, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 5.8), squeeze=False)
+    f, axes = plt.subplots(1, len(panels), figsize=(max(6.6, 5.6 * len(panels)), 6.0), squeeze=False)
     files = task_files(manifest, fig.get("tasks"))
     tasks = {t["label"]: t for t in task_summaries(manifest, fig.get("tasks"))}
     data = {fl["label"]: read_csv(os.path.join(folder, fl["path"])) for fl in files}
