@@ -602,6 +602,288 @@ def draw_snapshots(ax, folder, manifest, fig, methods, warnings):
     legend(ax, fontsize=7, loc="upper right")
 
 
+# ---- Figure types of issue 15 §2 (seeds 002–004): each builds and returns its own matplotlib figure.
+# A multi-panel figure declares its panels in "panels" (one entry per panel), so the panel count is
+# in the figure spec.
+
+def task_summaries(manifest, wanted):
+    return [t for t in manifest.get("tasks", []) if "summary" in t and (not wanted or t["label"] in wanted)]
+
+
+def impact_records(task):
+    """The impacts of a task's impact_log summary: [(k, t, guard, x, y, phi, front, back)]."""
+    s = task.get("summary", {})
+    out = []
+    k = 1
+    while f"impact_{k}_t" in s:
+        g = lambda key: s.get(f"impact_{k}_{key}", math.nan)  # noqa: E731
+        out.append({"k": k, "t": g("t"), "guard": int(g("guard")), "front": (g("front_x"), g("front_y")),
+                    "back": (g("back_x"), g("back_y"))})
+        k += 1
+    return out
+
+
+def draw_impact_path(folder, manifest, fig, outdir):
+    """Path in the plane with every impact marked: the edge point that hit (x) and the penny's
+    diameter back edge -> front edge at the impact (a short bar). "panels": [{"title", "xlim", "ylim",
+    "zoom_from_impact": k}] — a zoom panel frames the impacts from k on (edge points, padded)."""
+    panels = fig.get("panels") or [{}]
+    f, axes = plt.subplots(1, len(panels), figsize=(max(6.6, 5.6 * len(panels)), 6.0), squeeze=False)
+    files = task_files(manifest, fig.get("tasks"))
+    tasks = {t["label"]: t for t in task_summaries(manifest, fig.get("tasks"))}
+    data = {fl["label"]: read_csv(os.path.join(folder, fl["path"])) for fl in files}
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, panel in zip(axes[0], panels):
+        for i, fl in enumerate(files):
+            c = colors[i % len(colors)]
+            imp = impact_records(tasks.get(fl["label"], {}))
+            n = int(tasks.get(fl["label"], {}).get("summary", {}).get("impact_count", len(imp)))
+            ax.plot(data[fl["label"]][fig["x"]], data[fl["label"]][fig["y"]], "-" if i == 0 else "--", color=c,
+                    linewidth=0.9, label=f"{fl['label']} ({n} impacts, t ≤ {data[fl['label']]['t'][-1]:g})")
+            hit = [r["front"] if r["guard"] == 0 else r["back"] for r in imp]
+            ax.plot([p[0] for p in hit], [p[1] for p in hit], "x", color=c, markersize=5)
+            for r in imp:  # the penny's diameter at the impact
+                ax.plot([r["back"][0], r["front"][0]], [r["back"][1], r["front"][1]], "-", color=c, linewidth=1.4,
+                        alpha=0.6)
+        draw_outline(ax, fig)
+        ax.set_aspect("equal", adjustable="datalim" if "xlim" not in panel else "box")
+        k0 = panel.get("zoom_from_impact")
+        if k0:
+            pts = []
+            for t in tasks.values():
+                for r in impact_records(t):
+                    if r["k"] >= k0:
+                        pts += [r["front"], r["back"]]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            cx, cy = 0.5 * (min(xs) + max(xs)), 0.5 * (min(ys) + max(ys))
+            w = 0.65 * max(max(xs) - min(xs), max(ys) - min(ys))
+            ax.set_xlim(cx - w, cx + w)
+            ax.set_ylim(cy - w, cy + w)
+            ax.set_aspect("equal", adjustable="box")
+        if "xlim" in panel:
+            ax.set_xlim(*panel["xlim"])
+        if "ylim" in panel:
+            ax.set_ylim(*panel["ylim"])
+        ax.set_xlabel(fig.get("xlabel", fig["x"]))
+        ax.set_ylabel(fig.get("ylabel", fig["y"]))
+        ax.grid(True, alpha=0.3)
+        if "title" in panel:
+            ax.set_title(panel["title"], fontsize=9)
+        ax.legend(fontsize=7, loc=panel.get("legend", "best"))
+    return f
+
+
+def draw_member_panels(folder, manifest, fig, outdir):
+    """Ensemble members' points (x, y) at chosen times, one panel per time: "panels": [{"t": 5}, ...].
+    Each panel's title gives the rms distance of the points from their centroid."""
+    panels = fig["panels"]
+    f, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 4.2), squeeze=False, sharex=True, sharey=True)
+    sets = [read_csv(os.path.join(folder, fl["path"])) for fl in files_of_kind(manifest, "ensemble_members", fig.get("tasks"))]
+    for ax, panel in zip(axes[0], panels):
+        want = panel["t"]
+        xs, ys = [], []
+        for data in sets:
+            idx = [i for i, t in enumerate(data["t"]) if abs(t - want) < 1e-9 * max(1.0, abs(want))]
+            xs += [data[fig["x"]][i] for i in idx]
+            ys += [data[fig["y"]][i] for i in idx]
+        ax.plot(xs, ys, ".", markersize=3)
+        draw_outline(ax, fig)
+        if xs:
+            mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+            rms = math.sqrt(sum((x - mx) ** 2 + (y - my) ** 2 for x, y in zip(xs, ys)) / len(xs))
+            ax.set_title(panel.get("title", f"t = {want:g} s: {len(xs)} points, rms spread {rms:.3g} m"), fontsize=8)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_xlabel(fig.get("xlabel", fig["x"]))
+        ax.grid(True, alpha=0.3)
+    axes[0][0].set_ylabel(fig.get("ylabel", fig["y"]))
+    return f
+
+
+def draw_table(folder, manifest, fig, outdir):
+    """A table of the resolved system parameters (manifest study.system.params), written as
+    NAME.md and NAME.csv next to the figures, and drawn. "rows": [{"label", "param", "unit"}]."""
+    params = manifest["study"]["system"].get("params", {})
+    rows = []
+    for r in fig["rows"]:
+        if r["param"] not in params:
+            raise SystemExit(f"figure {fig['name']}: no system parameter '{r['param']}' (have {sorted(params)})")
+        v = params[r["param"]]
+        rows.append((r["label"], f"{v:g}" + (f" {r['unit']}" if r.get("unit") else ""), v, r.get("unit", "")))
+    with open(os.path.join(outdir, f"{fig['name']}.md"), "w") as out:
+        if "title" in fig:
+            out.write(f"{fig['title']}\n\n")
+        out.write("| Parameter | Value |\n|---|---|\n")
+        for label, text, _, _ in rows:
+            out.write(f"| {label} | {text} |\n")
+    with open(os.path.join(outdir, f"{fig['name']}.csv"), "w", newline="") as out:
+        w = csv.writer(out)
+        w.writerow(["parameter", "value", "unit"])
+        for label, _, v, unit in rows:
+            w.writerow([label, repr(v), unit])
+    f, ax = plt.subplots(figsize=(5, 0.35 * len(rows) + 0.8))
+    ax.axis("off")
+    t = ax.table(cellText=[[r[0], r[1]] for r in rows], colLabels=["Parameter", "Value"], loc="center", cellLoc="left")
+    t.scale(1, 1.3)
+    return f
+
+
+def draw_surface(folder, manifest, fig, outdir):
+    """Surfaces z(x, y) over scattered points, triangulated: the rows of the ensemble members' CSV
+    (or the trajectory CSVs) with t > 0. "panels": [{"z": [column, ...], "title", "zlabel", "logz"}],
+    one 3-D axes per panel; several columns in a panel are overlaid (labelled by column)."""
+    from matplotlib.tri import Triangulation
+    files = files_of_kind(manifest, "ensemble_members", fig.get("tasks")) or task_files(manifest, fig.get("tasks"))
+    xs, ys, cols = [], [], {}
+    for fl in files:
+        data = read_csv(os.path.join(folder, fl["path"]))
+        idx = [i for i, t in enumerate(data["t"]) if t > 0]
+        xs += [data[fig["x"]][i] for i in idx]
+        ys += [data[fig["y"]][i] for i in idx]
+        for c in data:
+            cols.setdefault(c, []).extend(data[c][i] for i in idx)
+    panels = fig["panels"]
+    f = plt.figure(figsize=(5.2 * len(panels), 5.0))
+    tri = Triangulation(xs, ys)
+    # Scattered samples: drop the long thin triangles of the convex hull's concave stretches.
+    def longest(t):
+        a, b, c = t
+        return max(math.hypot(xs[a] - xs[b], ys[a] - ys[b]), math.hypot(xs[b] - xs[c], ys[b] - ys[c]),
+                   math.hypot(xs[c] - xs[a], ys[c] - ys[a]))
+    edges = [longest(t) for t in tri.triangles]
+    typical = sorted(edges)[len(edges) // 2]
+    tri.set_mask([e > 3.0 * typical for e in edges])
+    cmaps = ["viridis", "autumn", "cool"]
+    for p, panel in enumerate(panels):
+        ax = f.add_subplot(1, len(panels), p + 1, projection="3d")
+        for j, z in enumerate(panel["z"]):
+            if z not in cols:
+                raise SystemExit(f"figure {fig['name']}: column '{z}' is not in {files[0]['path']}")
+            zs = [abs(v) for v in cols[z]] if panel.get("abs") else cols[z]
+            ax.plot_trisurf(tri, zs, cmap=cmaps[j % len(cmaps)], alpha=0.85 if len(panel["z"]) == 1 else 0.6,
+                            linewidth=0.1, antialiased=True)
+            ax.plot([], [], "s", color=plt.get_cmap(cmaps[j % len(cmaps)])(0.6), label=panel.get("labels", panel["z"])[j])
+        ax.set_xlabel(fig.get("xlabel", fig["x"]))
+        ax.set_ylabel(fig.get("ylabel", fig["y"]))
+        ax.set_zlabel(panel.get("zlabel", ", ".join(panel["z"])))
+        if "title" in panel:
+            ax.set_title(panel["title"], fontsize=9)
+        ax.legend(fontsize=7, loc="upper left")
+        ax.view_init(elev=panel.get("elev", 25), azim=panel.get("azim", -130))
+    return f
+
+
+def draw_snapshot_panels(folder, manifest, fig, outdir):
+    """One panel per time of a many-body configuration (columns x_<i>, y_<i>), in a grid of
+    "columns" panels per row (default 5): "panels": [{"t": 0}, {"t": 0.1}, ...]. Optional "radius"
+    (a circle per body) and "wall_x". Every panel has the same scale and size, centred on the bodies
+    (the wall shows while it is in view)."""
+    f_ = task_files(manifest, fig.get("tasks"))[0]
+    data = read_csv(os.path.join(folder, f_["path"]))
+    n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
+    panels = fig["panels"]
+    ncol = min(len(panels), int(fig.get("columns", 5)))
+    nrow = (len(panels) + ncol - 1) // ncol
+    states = []
+    for panel in panels:
+        i = min(range(len(data["t"])), key=lambda j: abs(data["t"][j] - panel["t"]))
+        states.append((data["t"][i], [data[f"x_{b}"][i] for b in range(n)], [data[f"y_{b}"][i] for b in range(n)]))
+    pad = fig.get("radius", 0.0)
+    half = max(max(max(xs) - min(xs), max(ys) - min(ys)) for _, xs, ys in states) / 2 + pad + 0.25
+    f, axes = plt.subplots(nrow, ncol, figsize=(2.6 * ncol, 2.8 * nrow + 0.5), squeeze=False)
+    for p, (t, xs, ys) in enumerate(states):
+        ax = axes[p // ncol][p % ncol]
+        cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+        if "radius" in fig:
+            for x, y in zip(xs, ys):
+                ax.add_patch(plt.Circle((x, y), fig["radius"], fill=False, linewidth=0.5))
+        ax.plot(xs + xs[:1], ys + ys[:1], "-", linewidth=0.6)
+        if "wall_x" in fig:
+            ax.axvline(fig["wall_x"], color="k", linewidth=2)
+        ax.set_xlim(cx - half, cx + half)
+        ax.set_ylim(cy - half, cy + half)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_title(f"t = {t:g}", fontsize=8)
+        ax.grid(True, alpha=0.3)
+        ax.tick_params(labelsize=6)
+    for p in range(len(panels), nrow * ncol):
+        axes[p // ncol][p % ncol].axis("off")
+    return f
+
+
+def draw_overlay(folder, manifest, fig, outdir):
+    """Several columns in one axes, per task: "panels": [{"y": [column, ...], "ylabel", "logy", "labels"}]."""
+    panels = fig["panels"]
+    f, axes = plt.subplots(len(panels), 1, figsize=(7.5, 3.6 * len(panels) + 0.6), sharex=True, squeeze=False)
+    files = task_files(manifest, fig.get("tasks"))
+    for ax, panel in zip([a[0] for a in axes], panels):
+        for fl in files:
+            data = read_csv(os.path.join(folder, fl["path"]))
+            for j, y in enumerate(panel["y"]):
+                if y not in data:
+                    raise SystemExit(f"figure {fig['name']}: column '{y}' is not in {fl['path']}")
+                name = panel.get("labels", panel["y"])[j]
+                ax.plot(data["t"], transform(data[y], panel), linewidth=0.9,
+                        label=name if len(files) == 1 else f"{fl['label']}: {name}")
+        if panel.get("logy"):
+            ax.set_yscale("log")
+        ax.set_ylabel(panel.get("ylabel", ""))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, ncol=2, loc=panel.get("legend", "best"))
+    axes[-1][0].set_xlabel(fig.get("xlabel", "t"))
+    return f
+
+
+def draw_summary_panels(folder, manifest, fig, outdir):
+    """Log-log of task summaries against h, one line per method (label prefix before "_"), one panel
+    per entry of "panels": {"y": summary key} or {"q_error_from": "H1_norm2", "reference": label}:
+    the q(t)-error (37) |‖q_h‖² − ‖q_ref‖²|^{1/2} / ‖q_ref‖ against the reference task's squared
+    norm (that task is not drawn). Optional "fit" (points from the smallest h) and "ylabel"."""
+    panels = fig["panels"]
+    f, axes = plt.subplots(1, len(panels), figsize=(5.8 * len(panels), 4.8), squeeze=False)
+    refs = {p.get("reference") for p in panels if p.get("reference")}
+    tasks = [t for t in manifest["tasks"] if t["label"] not in refs and "summary" in t]
+    for ax, panel in zip(axes[0], panels):
+        if "q_error_from" in panel:
+            key = panel["q_error_from"]
+            ref = [t for t in manifest["tasks"] if t["label"] == panel["reference"]]
+            if not ref or key not in ref[0].get("summary", {}):
+                raise SystemExit(f"figure {fig['name']}: no reference task '{panel['reference']}' with '{key}'")
+            n2 = ref[0]["summary"][key]
+            value = lambda t: math.sqrt(abs(t["summary"][key] - n2)) / math.sqrt(n2)  # noqa: E731
+            default = f"q(t)-error (37) against {panel['reference']} (h = {ref[0]['h']:g})"
+        else:
+            key = panel["y"]
+            value = lambda t: t["summary"][key]  # noqa: E731
+            default = key
+        groups = []
+        for t in tasks:
+            g = t["label"].split("_")[0]
+            if g not in groups:
+                groups.append(g)
+        fit = int(panel.get("fit", 1000))
+        for g in groups:
+            pts = sorted((abs(t["h"]), value(t)) for t in tasks if t["label"].split("_")[0] == g and key in t["summary"])
+            pts = [p for p in pts if p[1] > 0]
+            if not pts:
+                continue
+            hs, es = [p[0] for p in pts], [p[1] for p in pts]
+            slope = len(pts) >= 2 and panel.get("slope", True)  # "slope": false where no rate exists
+            text = f"{g} (slope {fitted_slope(hs[:fit], es[:fit]):.2f})" if slope else g
+            ax.loglog(hs, es, "o-", markersize=4, label=text)
+        ax.set_xlabel(fig.get("xlabel", "h"))
+        ax.set_ylabel(panel.get("ylabel", default))
+        if "title" in panel:
+            ax.set_title(panel["title"], fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    return f
+
+
+EXTRA_FIGURES = {"impact_path": draw_impact_path, "member_panels": draw_member_panels, "table": draw_table,
+                 "surface": draw_surface, "snapshot_panels": draw_snapshot_panels, "overlay": draw_overlay,
+                 "summary_panels": draw_summary_panels}
+
+
 def wrap_title(title, width):
     """Lines of at most `width` characters, never broken inside a $...$ mathtext span."""
     parts = title.split("$")
@@ -632,6 +914,9 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
         f, ax = plt.subplots(figsize=size)
         DRAW[kind](ax, folder, manifest, fig, methods, warnings)
         count = 1
+    elif kind in EXTRA_FIGURES:  # figure types that build their own figure (issue 15 §2)
+        f = EXTRA_FIGURES[kind](folder, manifest, fig, outdir)
+        count = len(fig.get("panels") or [fig])
     else:
         raise ValueError(f"unknown figure type {kind!r}")
     if "title" in fig:  # the study author's title, wrapped to the figure's width

@@ -6,6 +6,7 @@
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/observer.hpp>
+#include <dalembert/core/step_aware.hpp>
 #include <dalembert/core/system.hpp>
 #include <dalembert/plugin/descriptor.hpp>
 
@@ -22,6 +23,7 @@ Observer::~Observer() = default;
 Guarded::~Guarded() = default;
 ImpactMap::~ImpactMap() = default;
 ExactEventLocator::~ExactEventLocator() = default;
+StepAware::~StepAware() = default;
 double Guarded::guard_rate(int sigma, const State& s) const {
   Vec dg(s.q.size());
   guard_gradient(sigma, s.q, dg);

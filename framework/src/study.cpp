@@ -86,7 +86,8 @@ const std::vector<std::pair<std::string, Kind>>& figure_keys() {
       {"xlim", Kind::NumberPair}, {"ylim", Kind::NumberPair},   {"caption", Kind::String},  {"value", Kind::String},
       {"label", Kind::String},    {"series", Kind::String},     {"band", Kind::String},     {"outline", Kind::Object},
       {"inset", Kind::Object},    {"fit", Kind::Integer},       {"times", Kind::Numbers},   {"radius", Kind::Number},
-      {"wall_x", Kind::Number},   {"vlines", Kind::Objects},    {"hlines", Kind::Objects},  {"legend", Kind::String}};
+      {"wall_x", Kind::Number},   {"vlines", Kind::Objects},    {"hlines", Kind::Objects},  {"legend", Kind::String},
+      {"rows", Kind::Objects},    {"columns", Kind::Integer}};
   return keys;
 }
 
@@ -110,6 +111,27 @@ void check_one_of(const JsonCursor& c, const std::vector<std::string>& allowed, 
   c.fail(what + list);
 }
 
+// The keys of a panel of each figure type that has panels (none: the type has no panels).
+std::vector<std::pair<std::string, Kind>> panel_keys(const std::string& type) {
+  if (type == "timeseries")
+    return {{"y", Kind::String},      {"x", Kind::String},   {"logy", Kind::Boolean},     {"logx", Kind::Boolean},
+            {"abs", Kind::Boolean},   {"ylabel", Kind::String}, {"ylim", Kind::NumberPair}, {"tasks", Kind::Strings},
+            {"title", Kind::String}};
+  if (type == "impact_path")
+    return {{"title", Kind::String}, {"legend", Kind::String}, {"zoom_from_impact", Kind::Integer},
+            {"xlim", Kind::NumberPair}, {"ylim", Kind::NumberPair}};
+  if (type == "member_panels" || type == "snapshot_panels") return {{"t", Kind::Number}, {"title", Kind::String}};
+  if (type == "surface")
+    return {{"z", Kind::Strings}, {"labels", Kind::Strings}, {"zlabel", Kind::String}, {"title", Kind::String}};
+  if (type == "overlay")
+    return {{"y", Kind::Strings}, {"labels", Kind::Strings}, {"ylabel", Kind::String}, {"legend", Kind::String},
+            {"title", Kind::String}, {"logy", Kind::Boolean}, {"abs", Kind::Boolean}};
+  if (type == "summary_panels")
+    return {{"y", Kind::String},        {"ylabel", Kind::String},   {"fit", Kind::Integer}, {"title", Kind::String},
+            {"q_error_from", Kind::String}, {"reference", Kind::String}, {"slope", Kind::Boolean}};
+  return {};
+}
+
 // A figure's keys and their types, the keys its type needs, and the integrator labels it names;
 // `labels`: the study's integrator labels. The columns it plots are checked once the study's
 // observers are bound (check_figure_columns in study_plan.cpp).
@@ -125,20 +147,26 @@ void check_figure(const JsonCursor& fi, const std::string& type, const std::vect
       if (!fi.has(k)) fi.fail("a figure of type \"" + type + "\" needs \"" + k + "\"");
   };
   if (fi.has("panels")) {
-    if (type != "timeseries") fi["panels"].fail("only timeseries figures have panels");
+    const auto keys = panel_keys(type);
+    if (keys.empty()) fi["panels"].fail("a figure of type \"" + type + "\" has no panels");
     const JsonCursor panels = fi["panels"];
     if (panels.size() == 0) panels.fail("a figure has at least one panel");
     for (std::size_t k = 0; k < panels.size(); ++k) {
       const JsonCursor p = panels.at(k);
-      check_keys(p, {{"y", Kind::String}, {"x", Kind::String}, {"logy", Kind::Boolean}, {"logx", Kind::Boolean},
-                     {"abs", Kind::Boolean}, {"ylabel", Kind::String}, {"ylim", Kind::NumberPair},
-                     {"tasks", Kind::Strings}, {"title", Kind::String}});
-      if (!p.has("y") && !fi.has("y")) p.fail("a panel needs \"y\" (or the figure one for every panel)");
+      check_keys(p, keys);
+      if (type == "timeseries" && !p.has("y") && !fi.has("y")) p.fail("a panel needs \"y\" (or the figure one for every panel)");
+      if ((type == "member_panels" || type == "snapshot_panels") && !p.has("t")) p.fail("a panel needs its time \"t\"");
+      if (type == "surface" && !p.has("z")) p.fail("a panel needs the columns \"z\" it draws over (x, y)");
       check_tasks(p);
     }
   } else if (type == "timeseries") {
     require({"y"});
+  } else if (type == "member_panels" || type == "snapshot_panels" || type == "surface" || type == "overlay" ||
+             type == "summary_panels") {
+    require({"panels"});
   }
+  if (type == "impact_path" || type == "member_panels" || type == "surface") require({"x", "y"});
+  if (type == "table") require({"rows"});
   if (type == "path" || type == "sweep") require({"x", "y"});
   if (type == "heatmap") require({"x", "y", "value"});
   if (type == "summary") require({"y"});
@@ -509,11 +537,13 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
     }
   }
-  s.figures = parse_figures(root,
-                            s.kind == "ensemble"      ? std::vector<std::string>{"timeseries", "path", "ensemble", "members"}
-                            : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
-                                                      : std::vector<std::string>{"timeseries", "path", "summary", "snapshots"},
-                            labels_of(s.integrators));
+  s.figures = parse_figures(
+      root,
+      s.kind == "ensemble"      ? std::vector<std::string>{"timeseries", "path", "ensemble", "members", "member_panels", "surface"}
+      : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
+                                : std::vector<std::string>{"timeseries", "path", "summary", "snapshots", "impact_path", "table",
+                                                           "snapshot_panels", "overlay", "summary_panels"},
+      labels_of(s.integrators));
   if (s.kind == "convergence") check_convergence_figures(root);
   s.claims = parse_claims(root, s.kind, labels_of(s.integrators));
   check_workload(root, workload(s), s.limits);

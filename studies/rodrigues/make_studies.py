@@ -175,8 +175,10 @@ write("fig3_torus", {
     "figures": [
         {"name": "fig3_snapshots_impact", "type": "snapshots", "times": [0, 0.1, 0.6, 1.2, 1.8, 2.4],
          "radius": 0.0588897, "wall_x": 0.0, "title": "Binder torus, map (25), h = 1e-3: impact (seed 003 Fig. 3)"},
-        {"name": "fig3_snapshots", "type": "snapshots", "times": [0, 0.1, 0.6, 1.2, 1.8, 2.4, 5, 15, 25, 35],
-         "radius": 0.0588897, "wall_x": 0.0, "title": "Binder torus, map (25), h = 1e-3 (seed 003 Fig. 3)"},
+        {"name": "fig3_snapshots", "type": "snapshot_panels",
+         "panels": [{"t": t} for t in [0, 0.1, 0.6, 1.2, 1.8, 2.4, 5, 15, 25, 35]], "columns": 5,
+         "radius": 0.0588897, "wall_x": 0.0,
+         "title": "Binder torus hitting the wall x = 0, map (25), h = 1e-3, t_N = 35: sequence of states (seed 003 Fig. 3)"},
         {"name": "fig3_centroid", "type": "timeseries", "y": "centroid_x", "ylabel": "centroid x",
          "title": "Torus centroid (drifts away at ~0.51 v0 after the rebound)"}],
     "claims": {"source": "spec 003 §4b (A16), §5 Fig. 3, claims 16, 20",
@@ -209,8 +211,11 @@ write("fig4_torus_energy", {
     "integrators": [{"label": "R25", "plugin": "rodrigues_25"}],
     "observers": ["energy_error", "diagnostics"],
     "figures": [
-        {"name": "fig4_energies", "type": "timeseries", "title": "Binder torus energies, map (25), h = 1e-3 (seed 003 Fig. 4)",
-         "panels": [{"y": k, "ylabel": k} for k in ENERGIES]},
+        {"name": "fig4_energies", "type": "overlay",
+         "title": "Binder torus energies, map (25), h = 1e-3, t_N = 25 (seed 003 Fig. 4)",
+         "panels": [{"y": ENERGIES, "ylabel": "energy",
+                     "labels": ["KE_t = m|v|^2/2", "KE_r = J|w|^2/2", "U_m (bending)", "U_s (shear)", "U_a (axial)",
+                                "U_pp (particle-particle)", "U_pw (particle-wall)", "E (total)"], "legend": "upper right"}]},
         {"name": "fig4_energy_error", "type": "timeseries", "y": "energy_error", "ylabel": "E - 40"}],
     "claims": {"source": "spec 003 claims 16, 20", "max_abs_energy_error": 0.15, "initial_energy": 40,
                "note": "max|E - 40| over t in [0, 25] is set by the chaotic free vibration after the rebound (spec A24): "
@@ -306,6 +311,28 @@ write("fig7_torus_convergence", {
                                 {"ratio": [summary("E_error_38", f"{lab}_h0"), summary("E_error_38", f"{lab}_h3")]},
                                 {"in": [round(8 ** 0.85, 3), round(8 ** 1.2, 3)]} if lab == "C27" else {">=": round(8 ** 1.6, 3)})
                           for lab in MAPS]},
+})
+
+fig7_h10 = [1e-3, 5e-4, 2.5e-4, 1.25e-4]
+write("fig7_torus_tN10", {
+    "name": "fig7_torus_tN10",
+    "description": "Seed 003 Fig. 7 at the paper's t_N = 10: (i) E(t)-error (38) and (ii) q(t)-error (37) of maps (23), (25), "
+                   "(27) for h = 1e-3 ... 1.25e-4, the q-error against a fine reference run (map (23) at h = 1.25e-4/8, "
+                   "spec A8). At t_N = 10 the torus is chaotic (spec A24): (37) compares H1 norms, not trajectories, so it "
+                   "is small but need not fall like a power of h; see fig7_torus_convergence (t_N = 1) for the robust form.",
+    "seed": SEED + ", Fig 7; spec 003 A8, A24",
+    "kind": "trajectory",
+    "system": {"plugin": "binder_torus"},
+    "initial": torus_ic(),
+    "h": 1e-3, "T": 10, "record_every": 1000000,
+    "integrators": [{"label": f"{lab}_h{k}", "plugin": p, "h": h} for lab, p in MAPS.items() for k, h in enumerate(fig7_h10)]
+                   + [{"label": "ref", "plugin": "rodrigues_23", "h": fig7_h10[-1] / 8}],
+    "observers": [{"plugin": "rrp_error_measures", "params": {"track_diagnostics": False}}],
+    "figures": [{"name": "fig7_tN10", "type": "summary_panels",
+                 "title": "Binder torus, t_N = 10 (seed 003 Fig. 7): (i) E(t)-error, (ii) q(t)-error against a fine reference run",
+                 "panels": [{"y": "E_error_38", "ylabel": "E(t)-error (38)", "fit": 3, "title": "(i) energy, H0(0, 10)"},
+                            {"q_error_from": "H1_norm2", "reference": "ref", "slope": False,
+                             "title": "(ii) H1(0, 10) vs map (23) at h = 1.5625e-5: no rate (chaotic, spec A24)"}]}],
 })
 
 write("torus_tilted", {

@@ -22,6 +22,7 @@
 // above 1e-9.
 #include <cmath>
 #include <dalembert/math/discrete_mechanics.hpp>
+#include <dalembert/core/step_aware.hpp>
 #include <dalembert/math/newton.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -39,7 +40,7 @@ enum class Form { OneStep, TwoStep, Multiplier };
 constexpr bool kForces = DALEMBERT_MLA_FORCES != 0;
 constexpr const char* kName = kForces ? "mla" : "dla";
 
-class ModifiedLagrangeDalembert final : public Integrator {
+class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
  public:
   ModifiedLagrangeDalembert(DiscreteRule rule, Form form, NewtonOptions opt, double fail_residual, Vec q1,
                             bool model_jacobian)
@@ -83,26 +84,37 @@ class ModifiedLagrangeDalembert final : public Integrator {
     omega_.resize(r_);
     v_.resize(n_);
     names_ = {"discrete_energy", "discrete_constraint_residual", "momentum_matching_residual", "newton_iterations",
-              "initial_discrete_energy"};
+              "two_step_initial_data", "initial_discrete_energy"};  // H_0 last (tests read it there)
     values_.assign(names_.size(), 0.0);
   }
+
+  // The runner's step size for the next start() (StepAware): with two-step data, H_0 at t_0.
+  void expect_step(double h) override { h_hint_ = h; }
 
   void start(const State& s) override {
     q_ = s.q;
     t_ = s.t;
     steps_ = 0;
     have_prev_ = false;
+    values_[4] = q1_.size() != 0 ? 1.0 : 0.0;  // s.v is not initial data when q_1 is given
     if (q1_.size() != 0) {
-      // Paper initial data (q_0, q_1): π_0 = π^−(q_0, q_1) (spec §3.1, A5). h is fixed at the first step.
+      // Paper initial data (q_0, q_1): π_0 = π^−(q_0, q_1) (spec §3.1, A5); it needs h. With the
+      // runner's hint, H_0 = H|D*(q_0, π_0) is published now (the t_0 row); without it (an integrator
+      // driven by hand), at the first step. The first step recomputes π_0 with its own h.
       q1_pending_ = true;
-      values_[0] = values_[4] = std::nan("");
+      values_[0] = values_[5] = std::nan("");
+      if (h_hint_ != 0.0 && std::isfinite(h_hint_)) {
+        dm_.momentum_minus(q_, q1_, h_hint_, pi_);
+        values_[0] = values_[5] = dm_.hamiltonian(q_, pi_);
+      }
     } else {
       // π_0 = B(q_0)ᵀ M v_0 (spec §3.2 one-step form, item 3).
       q1_pending_ = false;
       dm_.momentum_from_velocity(q_, s.v, pi_);
-      values_[0] = values_[4] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π_0)
+      values_[0] = values_[5] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π_0)
     }
     values_[1] = values_[2] = values_[3] = 0.0;
+    h_hint_ = 0.0;  // the hint concerns this start only
   }
 
   void step(State& s, double h) override {
@@ -115,7 +127,7 @@ class ModifiedLagrangeDalembert final : public Integrator {
       // First step of the paper's data: π_0 = π^−(q_0,q_1), q_1 given; H_0 published before.
       q_next_ = q1_;
       dm_.momentum_minus(q_, q_next_, h, pi_);
-      values_[4] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
+      values_[5] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
     } else if (form_ == Form::OneStep || !have_prev_) {
       // Solve B(q_k)ᵀP^−(q_k, q_k+u) = π_k, ω(q_k, q_k+u) = 0 (spec §3.2, one-step form, item 1).
       dm_.velocity(q_, pi_, v_);
@@ -267,6 +279,7 @@ class ModifiedLagrangeDalembert final : public Integrator {
   double t_ = 0.0;
   bool model_jacobian_;
   bool have_prev_ = false, q1_pending_ = false;
+  double h_hint_ = 0.0;  // StepAware: the runner's h for the next start() (0: none)
   const Vec* pi_target_ = nullptr;
   Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
   Mat B_, A_, JP_;

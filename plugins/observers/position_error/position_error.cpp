@@ -2,7 +2,10 @@
 // (spec 002 §2 "Monitored quantities", §6 A4). q^ex is the system's closed form when it has one,
 // else the continuous flow integrated alongside by the framework's order-8 GBS scheme
 // (<dalembert/math/exact_discrete.hpp>, substep ≤ reference_substep). Parameter v0 replaces the
-// initial velocity of the exact trajectory (A4 interpretation (a) of Fig 3: v0 = R^{e−}(q0, q1)).
+// initial velocity of the exact trajectory (A4 interpretation (a) of Fig 3: v0 = R^{e−}(q0, q1));
+// v0_by_integrator gives it per integrator plugin (interpretation (b): each method's own
+// v0 = FL⁻¹(π^−(q0, q1)), e.g. {"mla": [...], "dla": [...]}). Parameter column renames the column
+// and the summaries (max_<column>, final_<column>), so two interpretations can run side by side.
 #include <cmath>
 #include <dalembert/math/exact_discrete.hpp>
 #include <dalembert/math/running_max.hpp>
@@ -13,9 +16,17 @@ using namespace dalembert;
 
 class PositionError final : public Observer {
  public:
-  PositionError(Vec v0, bool inf_norm, double substep) : v0_(std::move(v0)), inf_(inf_norm), substep_(substep) {}
-  void bind(const System& sys, const Integrator&) override {
+  PositionError(Vec v0, nlohmann::json by_integrator, std::string column, bool inf_norm, double substep)
+      : v0_(std::move(v0)), by_integrator_(std::move(by_integrator)), column_(std::move(column)), inf_(inf_norm),
+        substep_(substep) {}
+  void bind(const System& sys, const Integrator& integ) override {
     sys_ = &sys;
+    if (by_integrator_.is_object() && by_integrator_.contains(integ.name())) {
+      const auto& j = by_integrator_.at(integ.name());
+      if (!j.is_array()) throw Error("observer 'position_error': v0_by_integrator." + integ.name() + " is not an array");
+      v0_.resize(static_cast<Eigen::Index>(j.size()));
+      for (std::size_t i = 0; i < j.size(); ++i) v0_[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+    }
     closed_ = sys.has_exact_solution();
     if (!closed_) {
       const auto* m = dynamic_cast<const ConstrainedLagrangian*>(&sys);
@@ -25,7 +36,7 @@ class PositionError final : public Observer {
       flow_.bind(*m, 0.0, substep_);
     }
   }
-  void columns(std::vector<std::string>& c) const override { c = {"position_error"}; }
+  void columns(std::vector<std::string>& c) const override { c = {column_}; }
   void start(const State& s0) override {
     ref0_ = s0;
     if (v0_.size() != 0) {
@@ -41,8 +52,8 @@ class PositionError final : public Observer {
   }
   void observe(const State& s, double* out) override { out[0] = s.t == ref0_.t ? 0.0 : last_; }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {
-    out.emplace_back("max_position_error", max_);
-    out.emplace_back("final_position_error", last_);
+    out.emplace_back("max_" + column_, max_);
+    out.emplace_back("final_" + column_, last_);
   }
 
  private:
@@ -57,6 +68,8 @@ class PositionError final : public Observer {
     return inf_ ? (s.q - ex_.q).lpNorm<Eigen::Infinity>() : (s.q - ex_.q).norm();
   }
   Vec v0_;
+  nlohmann::json by_integrator_;
+  std::string column_;
   bool inf_;
   double substep_;
   const System* sys_ = nullptr;
@@ -75,6 +88,9 @@ PluginDescriptor describe() {
   d.seed = "002 (Fig 3, spec 002 §6 A4)";
   const double inf = std::numeric_limits<double>::infinity();
   d.params = {{"v0", ParamType::Json, nullptr, "initial velocity of the exact trajectory (default: the run's)"},
+              {"v0_by_integrator", ParamType::Json, nullptr,
+               "initial velocity of the exact trajectory per integrator plugin name, e.g. {\"mla\": [...]} (over v0)"},
+              {"column", ParamType::String, "position_error", "name of the column (summaries max_<column>, final_<column>)"},
               {"norm", ParamType::String, "2", "vector norm of the error", -inf, inf, {"2", "inf"}},
               {"reference_substep", ParamType::Number, 0.05,
                "substep of the reference flow when the system has no closed form", 1e-6, 10.0}};
@@ -85,7 +101,12 @@ PluginDescriptor describe() {
       v0.resize(static_cast<Eigen::Index>(j.size()));
       for (std::size_t i = 0; i < j.size(); ++i) v0[static_cast<Eigen::Index>(i)] = j[i].get<double>();
     }
-    return std::make_unique<PositionError>(v0, p.string("norm") == "inf", p.number("reference_substep"));
+    const auto& by = p.json("v0_by_integrator");
+    if (!by.is_null() && !by.is_object())
+      throw InputError(p.where("v0_by_integrator"), "parameter 'v0_by_integrator' must be an object {integrator: [v0]}");
+    const std::string column = p.string("column");
+    if (column.empty()) throw InputError(p.where("column"), "parameter 'column' must not be empty");
+    return std::make_unique<PositionError>(v0, by, column, p.string("norm") == "inf", p.number("reference_substep"));
   };
   return d;
 }
