@@ -333,6 +333,18 @@ write("fig7_torus_tN10", {
                  "panels": [{"y": "E_error_38", "ylabel": "E(t)-error (38)", "fit": 3, "title": "(i) energy, H0(0, 10)"},
                             {"q_error_from": "H1_norm2", "reference": "ref", "slope": False,
                              "title": "(ii) H1(0, 10) vs map (23) at h = 1.5625e-5: no rate (chaotic, spec A24)"}]}],
+    "claims": {"source": "spec 003 claim 18, A24",
+               "note": "The E-error rates over h = 1e-3 ... 1.25e-4 (a factor 8) are checked as ratios of the errors at the "
+                       "ends of the ladder: 8^1.6 = 27.9 for the slope 1.6 of (23) and (25), 8^(1 +- 0.3) for (27). The "
+                       "q-error (ii) is chaotic at t_N = 10 and has no rate (spec A24): it is drawn, not checked.",
+               "checks": [
+                   check(f"18 {lab} E rate", "spec 003 claim 18", f"E(t)-error (38) of {lab} falls with slope >= 1.6 over a factor 8 in h",
+                         {"ratio": [summary("E_error_38", f"{lab}_h0"), summary("E_error_38", f"{lab}_h3")]}, {">": 27.9})
+                   for lab in ("R23", "R25")] + [
+                   check("18 C27 E rate", "spec 003 claim 18", "E(t)-error (38) of (27) falls with slope about 1",
+                         {"ratio": [summary("E_error_38", "C27_h0"), summary("E_error_38", "C27_h3")]}, {"in": [4.3, 14.9]}),
+                   check("A8 reference", "spec 003 A8", "the reference run's own E-error is far below the ladder's",
+                         summary("E_error_38", "ref"), {"<": 1e-6})]},
 })
 
 write("torus_tilted", {
