@@ -623,13 +623,13 @@ def impact_records(task):
     return out
 
 
-def draw_impact_path(folder, manifest, fig, outdir):
+def draw_impact_path(folder, manifest, fig, outdir, methods):
     """Path in the plane with every impact marked: the edge point that hit (x) and the penny's
     diameter back edge -> front edge at the impact (a short bar). "panels": [{"title", "xlim", "ylim",
     "zoom_from_impact": k}] — a zoom panel frames the impacts from k on (edge points, padded)."""
     panels = fig.get("panels") or [{}]
     f, axes = plt.subplots(1, len(panels), figsize=(max(6.6, 5.6 * len(panels)), 6.0), squeeze=False)
-    files = task_files(manifest, fig.get("tasks"))
+    files = task_files(manifest, fig.get("tasks"), methods)
     tasks = {t["label"]: t for t in task_summaries(manifest, fig.get("tasks"))}
     data = {fl["label"]: read_csv(os.path.join(folder, fl["path"])) for fl in files}
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -673,7 +673,7 @@ def draw_impact_path(folder, manifest, fig, outdir):
     return f
 
 
-def draw_member_panels(folder, manifest, fig, outdir):
+def draw_member_panels(folder, manifest, fig, outdir, methods):
     """Ensemble members' points (x, y) at chosen times, one panel per time: "panels": [{"t": 5}, ...].
     Each panel's title gives the rms distance of the points from their centroid."""
     panels = fig["panels"]
@@ -699,7 +699,7 @@ def draw_member_panels(folder, manifest, fig, outdir):
     return f
 
 
-def draw_table(folder, manifest, fig, outdir):
+def draw_table(folder, manifest, fig, outdir, methods):
     """A table of the resolved system parameters (manifest study.system.params), written as
     NAME.md and NAME.csv next to the figures, and drawn. "rows": [{"label", "param", "unit"}]."""
     params = manifest["study"]["system"].get("params", {})
@@ -727,12 +727,12 @@ def draw_table(folder, manifest, fig, outdir):
     return f
 
 
-def draw_surface(folder, manifest, fig, outdir):
+def draw_surface(folder, manifest, fig, outdir, methods):
     """Surfaces z(x, y) over scattered points, triangulated: the rows of the ensemble members' CSV
     (or the trajectory CSVs) with t > 0. "panels": [{"z": [column, ...], "title", "zlabel", "logz"}],
     one 3-D axes per panel; several columns in a panel are overlaid (labelled by column)."""
     from matplotlib.tri import Triangulation
-    files = files_of_kind(manifest, "ensemble_members", fig.get("tasks")) or task_files(manifest, fig.get("tasks"))
+    files = files_of_kind(manifest, "ensemble_members", fig.get("tasks")) or task_files(manifest, fig.get("tasks"), methods)
     xs, ys, cols = [], [], {}
     for fl in files:
         data = read_csv(os.path.join(folder, fl["path"]))
@@ -772,12 +772,12 @@ def draw_surface(folder, manifest, fig, outdir):
     return f
 
 
-def draw_snapshot_panels(folder, manifest, fig, outdir):
+def draw_snapshot_panels(folder, manifest, fig, outdir, methods):
     """One panel per time of a many-body configuration (columns x_<i>, y_<i>), in a grid of
     "columns" panels per row (default 5): "panels": [{"t": 0}, {"t": 0.1}, ...]. Optional "radius"
     (a circle per body) and "wall_x". Every panel has the same scale and size, centred on the bodies
     (the wall shows while it is in view)."""
-    f_ = task_files(manifest, fig.get("tasks"))[0]
+    f_ = task_files(manifest, fig.get("tasks"), methods)[0]
     data = read_csv(os.path.join(folder, f_["path"]))
     n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
     panels = fig["panels"]
@@ -810,11 +810,11 @@ def draw_snapshot_panels(folder, manifest, fig, outdir):
     return f
 
 
-def draw_overlay(folder, manifest, fig, outdir):
+def draw_overlay(folder, manifest, fig, outdir, methods):
     """Several columns in one axes, per task: "panels": [{"y": [column, ...], "ylabel", "logy", "labels"}]."""
     panels = fig["panels"]
     f, axes = plt.subplots(len(panels), 1, figsize=(7.5, 3.6 * len(panels) + 0.6), sharex=True, squeeze=False)
-    files = task_files(manifest, fig.get("tasks"))
+    files = task_files(manifest, fig.get("tasks"), methods)
     for ax, panel in zip([a[0] for a in axes], panels):
         for fl in files:
             data = read_csv(os.path.join(folder, fl["path"]))
@@ -833,7 +833,7 @@ def draw_overlay(folder, manifest, fig, outdir):
     return f
 
 
-def draw_summary_panels(folder, manifest, fig, outdir):
+def draw_summary_panels(folder, manifest, fig, outdir, methods):
     """Log-log of task summaries against h, one line per method (label prefix before "_"), one panel
     per entry of "panels": {"y": summary key} or {"q_error_from": "H1_norm2", "reference": label}:
     the q(t)-error (37) |‖q_h‖² − ‖q_ref‖²|^{1/2} / ‖q_ref‖ against the reference task's squared
@@ -915,7 +915,7 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
         DRAW[kind](ax, folder, manifest, fig, methods, warnings)
         count = 1
     elif kind in EXTRA_FIGURES:  # figure types that build their own figure (issue 15 §2)
-        f = EXTRA_FIGURES[kind](folder, manifest, fig, outdir)
+        f = EXTRA_FIGURES[kind](folder, manifest, fig, outdir, methods)
         count = len(fig.get("panels") or [fig])
     else:
         raise ValueError(f"unknown figure type {kind!r}")

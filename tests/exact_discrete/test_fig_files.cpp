@@ -10,7 +10,7 @@
 
 using namespace dalembert;
 
-TEST_CASE("Fig 2: H0 = H|D*(q0, pi^-(q0, q1)) at t = 0 in the CSV; no E0 from the dummy velocity",
+TEST_CASE("Fig 2: H0 = H|D*(q0, pi^-(q0, q1)) at t = 0 in the CSV, and no E0 from the dummy velocity",
           "[exact_discrete][studies]") {
   const test::TempDir dir("ed_h0");
   const auto m = test::run_bundled_study("studies/exact_discrete/fig2_particle.json", dir / "run").manifest;
