@@ -243,11 +243,14 @@ def aliasing_warning(fig, label, y, ts, record_every):
     most consecutive recorded rows (more than 60 %; independent noise gives 2/3, a resolved sine
     under 1/2 at 4+ points per period), the oscillation has at most ~3 points per period and its
     plotted envelope (swells, beats) is an artefact of the sampling. Only checked when record_every
-    > 1 (otherwise every step is in the file) and above round-off (|y| > 1e-12 somewhere)."""
+    > 1 (otherwise every step is in the file) and above round-off: |y| > 1e-12 somewhere, and y not
+    constant to round-off (a conserved quantity's noise, max - min <= 1e-10 max |y|, has no envelope)."""
     if record_every <= 1:
         return None
     vals = [v for v in y if isinstance(v, float) and math.isfinite(v)]
     if len(vals) < 20 or max(abs(v) for v in vals) <= 1e-12:
+        return None
+    if max(vals) - min(vals) <= 1e-10 * max(abs(v) for v in vals):
         return None
     d = [b - a for a, b in zip(vals, vals[1:])]
     turns = sum(1 for a, b in zip(d, d[1:]) if a * b < 0)

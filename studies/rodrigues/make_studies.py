@@ -135,7 +135,7 @@ write("fig1_pendulum_invariants", {
     "kind": "trajectory",
     "system": {"plugin": "pendulum_3d"},
     "initial": pendulum_ic(),
-    "h": 0.01, "T": 1000, "record_every": 100,
+    "h": 0.01, "T": 1000, "record_every": 10,
     "integrators": [{"label": lab, "plugin": p} for lab, p in MAPS.items()],
     "observers": ["energy_error", "diagnostics", {"plugin": "rrp_error_measures", "params": {"track_diagnostics": True}}],
     "figures": [
