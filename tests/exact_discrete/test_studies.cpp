@@ -3,32 +3,18 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "claims_support.hpp"
 #include "ed_support.hpp"
 
 using namespace dalembert;
 
-namespace {
-
-/// The run's checked claims all held and include `ids` (a claim deleted from the study is noticed).
-void require_claims(const dalembert::RunReport& r, std::initializer_list<const char*> ids) {
-  INFO(r.manifest.at("claims").dump());
-  CHECK(r.claims_failed == 0);
-  for (const char* id : ids) {
-    bool found = false;
-    for (const auto& c : r.manifest.at("claims").at("results")) found = found || c.at("id") == id;
-    CHECK(found);
-  }
-}
-
-}  // namespace
-
 TEST_CASE("Fig 2 and Fig 3 studies (spec 002 §4 item 1, claims 15, A4): their checked claims hold",
           "[exact_discrete][studies]") {
   const test::TempDir dir("ed_fig23");
-  require_claims(test::run_bundled_study("studies/exact_discrete/fig2_particle.json", dir / "fig2"),
+  test::require_claims(test::run_bundled_study("studies/exact_discrete/fig2_particle.json", dir / "fig2"),
                  {"H0 MLA", "H_final MLA", "15 MLA band", "H0 DLA", "H_final DLA", "15 DLA band", "15 MLA better"});
   // Fig 3, interpretation (a): final error MLA 6.218, DLA 7.309 ("MLA slightly better").
-  require_claims(test::run_bundled_study("studies/exact_discrete/fig3_particle.json", dir / "fig3"),
+  test::require_claims(test::run_bundled_study("studies/exact_discrete/fig3_particle.json", dir / "fig3"),
                  {"fig3 MLA", "fig3 DLA", "fig3 MLA better"});
 }
 
@@ -46,9 +32,9 @@ TEST_CASE("Fig 3 interpretation (b): each method's own v0 (spec 002 §4 item 1, 
 
 TEST_CASE("Fig 5/6 studies (spec 002 §4 items 2-3, claim 16): their checked claims hold", "[exact_discrete][studies]") {
   const test::TempDir dir("ed_fig56");
-  require_claims(test::run_bundled_study("studies/exact_discrete/fig5_knife.json", dir / "fig5"),
+  test::require_claims(test::run_bundled_study("studies/exact_discrete/fig5_knife.json", dir / "fig5"),
                  {"16 MLA band", "16 DLA band", "16 MLA H0"});
-  require_claims(test::run_bundled_study("studies/exact_discrete/fig6_perturbed_knife.json", dir / "fig6"),
+  test::require_claims(test::run_bundled_study("studies/exact_discrete/fig6_perturbed_knife.json", dir / "fig6"),
                  {"16 MLA band", "16 DLA band"});
 }
 
@@ -69,9 +55,9 @@ TEST_CASE("Convergence and energy-ladder studies (spec 002 claims 17-19): their 
   const test::TempDir dir("ed_conv");
   for (const std::string name : {"particle", "knife", "perturbed_knife"}) {
     INFO(name);
-    require_claims(test::run_bundled_study("studies/exact_discrete/convergence_" + name + ".json", dir / name),
+    test::require_claims(test::run_bundled_study("studies/exact_discrete/convergence_" + name + ".json", dir / name),
                    {"17 MLA order", "17 DLA order", "17 MLA error", "17 DLA error", "19", "order MLA", "order DLA"});
-    require_claims(test::run_bundled_study("studies/exact_discrete/energy_ladder_" + name + ".json", dir / ("e" + name)),
+    test::require_claims(test::run_bundled_study("studies/exact_discrete/energy_ladder_" + name + ".json", dir / ("e" + name)),
                    {"18 MLA rate", "18 DLA rate"});
   }
 }

@@ -7,6 +7,7 @@
 #include <dalembert/core/sampler.hpp>
 #include <set>
 
+#include "claims_support.hpp"
 #include "penny_support.hpp"
 
 using namespace dalembert;
@@ -15,22 +16,6 @@ using namespace dalembert::test;
 namespace {
 
 double summary(const nlohmann::json& task, const std::string& key) { return task.at("summary").at(key).get<double>(); }
-
-/// Every checked claim of the run holds (the failed ones are named), and the expected claims are there.
-void check_claims(const RunReport& rep, const std::vector<std::string>& expected) {
-  std::set<std::string> ids;
-  std::string failed;
-  for (const auto& r : rep.manifest.at("claims").at("results")) {
-    ids.insert(r.at("id").get<std::string>());
-    if (r.at("verdict").get<std::string>() != "pass") failed += r.at("id").get<std::string>() + " = " + r.at("value").dump() + "; ";
-  }
-  INFO("failed claims: " << failed);
-  CHECK(rep.claims_failed == 0);
-  for (const auto& id : expected) {
-    INFO("claim " << id);
-    CHECK(ids.count(id) == 1);
-  }
-}
 
 // Contact points of 100 members at t = 5, 10, 15, 20 (spec 004 §6.2: (θ̇0, φ̇0) + U(−0.005, 0.005),
 // independent, seeded), elastic law, exact flow + exact locator, steps of 0.05 s.
@@ -97,7 +82,7 @@ TEST_CASE("Figs. 1-4: the bundled studies (RK4 h = 1e-3, exact locator) reproduc
     INFO(f.file);
     const TempDir dir("penny");
     const auto rep = run_bundled_study(f.file, dir / "run");
-    check_claims(rep, f.claims);
+    test::require_claims(rep, f.claims);
     const auto& t = task(rep.manifest, "RK4");
     // Elastic: RK4 finds all 20 impacts; plastic: every impact up to k = 12 (claim 21; impacts k ≳ 13
     // are near-grazing). The edges alternate F, B, F, B, … at every one of them (claim 16).
@@ -124,7 +109,7 @@ TEST_CASE("Table I: the parameters in use, printed from the resolved study", "[i
   const TempDir dir("table1");
   const auto rep = run_bundled_study("studies/penny/table1_parameters.json", dir / "run");
   // Spec 004 §4, Table I and E0: the study's checked claims.
-  check_claims(rep, {"Table I R", "Table I m", "Table I I", "Table I J", "Table I b", "Table I a ellipse", "Table I a circle",
+  test::require_claims(rep, {"Table I R", "Table I m", "Table I I", "Table I J", "Table I b", "Table I a ellipse", "Table I a circle",
                      "Sec 4 E0"});
   const auto& p = rep.manifest.at("study").at("system").at("params");
   const double R = p.at("R"), m = p.at("m"), I = p.at("I"), J = p.at("J");
@@ -140,12 +125,12 @@ TEST_CASE("Table I: the parameters in use, printed from the resolved study", "[i
 TEST_CASE("Claim 17 through the ensemble runner: studies/penny/fig5_ensemble_ellipse.json", "[impacts][penny][fig5][studies]") {
   {
     const TempDir dir("fig5c");
-    check_claims(run_bundled_study("studies/penny/fig5_ensemble_circle.json", dir / "run"), {"17 circle x", "17 circle y"});
+    test::require_claims(run_bundled_study("studies/penny/fig5_ensemble_circle.json", dir / "run"), {"17 circle x", "17 circle y"});
   }
   const TempDir dir("fig5");
   // The study checks claim 17 through sufficient conditions on var(contact_x), var(contact_y) (the
   // claims engine has no sum); the rms spread itself is checked below.
-  check_claims(run_bundled_study("studies/penny/fig5_ensemble_ellipse.json", dir / "run"), {"17 t=5 x", "17 t=5 y", "17 t=20"});
+  test::require_claims(run_bundled_study("studies/penny/fig5_ensemble_ellipse.json", dir / "run"), {"17 t=5 x", "17 t=5 y", "17 t=20"});
   std::filesystem::path stats;
   for (const auto& e : std::filesystem::directory_iterator(dir / "run"))
     if (e.path().filename().string().rfind("ensemble_stats", 0) == 0) stats = e.path();

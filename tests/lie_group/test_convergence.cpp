@@ -4,33 +4,14 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "claims_support.hpp"
 #include "lie_support.hpp"
 
 using namespace dalembert;
 
-namespace {
-
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
-
-}  // namespace
-
 TEST_CASE("Orders on the sleigh (claim 14)", "[lie_group][studies][convergence]") {
   const test::TempDir dir("conv");
-  require_claims(test::run_bundled_study("studies/kobilarov/convergence_sleigh.json", dir / "run"), 27,
+  test::require_claims(test::run_bundled_study("studies/kobilarov/convergence_sleigh.json", dir / "run"), 27,
                  {"claim 14 RK2", "claim 14 RK4", "claim 14 GNI_paper", "claim 14 GNI_exact", "claim 14 RDP_exp1",
                   "claim 14 RDP_exp2", "claim 14 RDP_exp", "claim 14 RDP_cay", "claim 14 RDP_exp1_naive", "order RK2",
                   "order RK4", "order GNI_paper", "order GNI_exact", "order RDP_exp1", "order RDP_exp2",
@@ -41,7 +22,7 @@ TEST_CASE("Orders on the snakeboard (claim 14)", "[lie_group][studies][convergen
   // RDP α = 0 with the Legendre init: least-squares slope 1.105 over j = 0..4 (successive 1.21, 1.12,
   // 1.07, 1.03: pre-asymptotic, tending to 1), 0.005 outside the spec's ±0.1 — its check allows 0.11.
   const test::TempDir dir("conv");
-  require_claims(test::run_bundled_study("studies/kobilarov/convergence_snakeboard.json", dir / "run"), 27,
+  test::require_claims(test::run_bundled_study("studies/kobilarov/convergence_snakeboard.json", dir / "run"), 27,
                  {"claim 14 RK2", "claim 14 RK2_reduced", "claim 14 RK4", "claim 14 GNI", "claim 14 GNI_exact",
                   "claim 14 RDP_alpha_half", "claim 14 RDP_alpha_0", "claim 14 RDP_alpha_0_naive",
                   "claim 14 RDP_alpha_half_naive", "order RK2", "order RK2_reduced", "order RK4", "order GNI",

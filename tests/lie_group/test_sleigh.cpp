@@ -6,6 +6,7 @@
 #include <dalembert/study/simulation.hpp>
 #include <random>
 
+#include "claims_support.hpp"
 #include "lie_support.hpp"
 
 using namespace dalembert;
@@ -15,21 +16,6 @@ namespace {
 constexpr double I = 1.0, m = 1.0, a = 0.3, Ip = I + m * a * a;  // spec §4.1 (choice)
 constexpr double E0 = 0.5340625;                                 // spec §4.1
 
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
 }  // namespace
 
 TEST_CASE("Sleigh GNI: the paper's explicit update is (Id - 2Q)v (claim 2)", "[lie_group][sleigh]") {
@@ -171,7 +157,7 @@ TEST_CASE("Fig 2 ranking on the bundled study (claim 15)", "[lie_group][sleigh][
   CHECK(err("true") < 1e-9);
   // The energies (claims 8, 12, 15: GNI half-step energy flat to 1e-13, node energy, RDP exp1,
   // RK2 > 2x GNI) are checks of the study; the config errors above need the closed form.
-  require_claims(rep, 8,
+  test::require_claims(rep, 8,
                  {"claim 8 GNI half-step energy max", "claim 8 GNI half-step energy min",
                   "claim 8 GNI node energy below E0", "claim 8 GNI node energy deviation",
                   "claim 8 GNI node energy repro", "claim 12 RDP_exp1 energy", "claim 15 RK2 energy",

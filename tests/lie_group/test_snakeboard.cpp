@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 
+#include "claims_support.hpp"
 #include "lie_support.hpp"
 
 using namespace dalembert;
@@ -22,21 +23,6 @@ double xy_error(const nlohmann::json& manifest, const std::string& label, const 
   return std::hypot(q[3].get<double>() - r[3].get<double>(), q[4].get<double>() - r[4].get<double>());
 }
 
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
 }  // namespace
 
 TEST_CASE("Snakeboard projectors: identities and rows (34) vs basis vs the paper's one-forms (claims 1 and 3)",
@@ -158,7 +144,7 @@ TEST_CASE("Fig 4 on the bundled study (claim 16)", "[lie_group][snakeboard][stud
   CHECK(gni == Approx(0.039).epsilon(0.03));
   CHECK(rdp == Approx(0.021).epsilon(0.03));
   // E_RK2(T) > 1.5 E_true(T) and E0 = 1.4773625 are checks of the study; the xy errors need a difference.
-  require_claims(rep, 2,
+  test::require_claims(rep, 2,
                  {"claim 16 energy", "initial energy"});
   // claim 11 through the momentum_map observer: GNI's half-step rotor momentum jumps by h τ_ψ(t_k)
   const auto gm = test::read_csv(dir / "run" / "trajectory_GNI.csv");
@@ -181,7 +167,7 @@ TEST_CASE("Fig 4 on the bundled study (claim 16)", "[lie_group][snakeboard][stud
 TEST_CASE("Variant 4b: the GNI parasitic 2-cycle (claim 18)", "[lie_group][snakeboard][studies]") {
   const test::TempDir dir("fig4b");
   const auto rep = test::run_bundled_study("studies/kobilarov/fig4b_snakeboard.json", dir / "run");
-  require_claims(rep, 2,
+  test::require_claims(rep, 2,
                  {"4b RK2 diverges", "4b GNI parasitic energy"});
   const double paper = xy_error(rep.manifest, "GNI"), exact = xy_error(rep.manifest, "GNI_exact");
   INFO("GNI paper " << paper << ", exact " << exact << ", RDP " << xy_error(rep.manifest, "RDP") << ", RK2 "
@@ -234,7 +220,7 @@ TEST_CASE("Variant 4c: cusp at the phi = pi/2 crossing and GNI/RDP cross the sin
   const test::TempDir dir("fig4c");
   // Claim 19 — v changes sign exactly once, between 3.629 and 3.631 (the φ = π/2 crossing, t = 3.630
   // from the closed form), and GNI and RDP complete 128 finite steps — are checks of the study.
-  require_claims(test::run_bundled_study("studies/kobilarov/fig4c_snakeboard.json", dir / "run"), 6,
+  test::require_claims(test::run_bundled_study("studies/kobilarov/fig4c_snakeboard.json", dir / "run"), 6,
                  {"claim 19 v > 0 before", "claim 19 v < 0 after", "claim 19 GNI steps", "claim 19 RDP steps",
                   "claim 19 GNI finite", "claim 19 RDP finite"});
   // RK2 on the full-coordinate ODE meets the singular constraint matrix and does not survive

@@ -6,6 +6,7 @@
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/json_input.hpp>
 
+#include "claims_support.hpp"
 #include "support.hpp"
 
 using namespace dalembert;
@@ -34,22 +35,6 @@ json small_fig3(long size, double T) {
   return j;
 }
 
-
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
 
 }  // namespace
 
@@ -145,6 +130,6 @@ TEST_CASE("sweep over beta = beta' on the CVT: order 2 except at beta + beta' = 
   const test::TempDir dir("sweep");
   const auto rep = test::run_bundled_study("studies/newmark/sweep_beta.json", dir / "run", 2);
   REQUIRE(test::read_csv(dir / "run" / "sweep.csv", 1).at("beta").size() == 22);  // first column is the label
-  require_claims(rep, 33,
+  test::require_claims(rep, 33,
                  {"claim 15 order at 1/4", "claim 15 error at 1/4", "cells ok"});
 }

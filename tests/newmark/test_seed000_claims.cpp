@@ -12,6 +12,7 @@
 #include <dalembert/math/newmark_residual.hpp>
 #include <dalembert/study/simulation.hpp>
 
+#include "claims_support.hpp"
 #include "support.hpp"
 
 using namespace dalembert;
@@ -63,22 +64,6 @@ double max_state_difference(const State& a, const State& b) {
   return std::max((a.q - b.q).lpNorm<Eigen::Infinity>(), (a.v - b.v).lpNorm<Eigen::Infinity>());
 }
 
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
-
 }  // namespace
 
 TEST_CASE("claim 1: every Newmark variant keeps A(q)v = 0 and Phi = 0 on every system", "[newmark][claim1]") {
@@ -102,17 +87,17 @@ TEST_CASE("claim 1: every Newmark variant keeps A(q)v = 0 and Phi = 0 on every s
 
 TEST_CASE("claims 2, 11, 12: Fig 2 and Fig 4 magnitudes, RK4 drifts off the constraint", "[newmark][claim2][claim11][claim12]") {
   const test::TempDir dir("fig2_fig4");
-  require_claims(test::run_bundled_study("studies/newmark/fig2_chaotic.json", dir / "fig2"), 8,
+  test::require_claims(test::run_bundled_study("studies/newmark/fig2_chaotic.json", dir / "fig2"), 8,
                  {"claim 2 RK4", "claim 11 RK4", "claim 11 DLA", "claim 11 F0.1_0.1_half", "claim 11 Psi_h",
                   "claim 11 DLA below RK4", "claim 11 F0.1_0.1_half below RK4", "claim 11 Psi_h below RK4"});
-  require_claims(test::run_bundled_study("studies/newmark/fig4_cvt_eps0.json", dir / "fig4"), 8,
+  test::require_claims(test::run_bundled_study("studies/newmark/fig4_cvt_eps0.json", dir / "fig4"), 8,
                  {"claim 2 RK4", "claim 12 RK4 final", "claim 12 RK4 grows", "claim 12 DLA", "claim 12 F0.1_0.1_half",
                   "claim 12 Psi_h", "claim 12 DLA bounded", "claim 12 F0.1_0.1_half bounded"});
 }
 
 TEST_CASE("claim 13: Fig 5 — DLA drifts on the CVT with epsilon = 0.1, Psi_h and Psi_2h stay bounded", "[newmark][claim13]") {
   const test::TempDir dir("fig5");
-  require_claims(test::run_bundled_study("studies/newmark/fig5_cvt_eps01.json", dir / "fig5"), 7,
+  test::require_claims(test::run_bundled_study("studies/newmark/fig5_cvt_eps01.json", dir / "fig5"), 7,
                  {"claim 13 DLA drift", "claim 13 DLA max", "claim 13 Psi_h max", "claim 13 Psi_h no trend",
                   "claim 13 Psi_2h max", "claim 13 Psi_2h first", "claim 13 Psi_2h last"});
 }
@@ -120,12 +105,12 @@ TEST_CASE("claim 13: Fig 5 — DLA drifts on the CVT with epsilon = 0.1, Psi_h a
 TEST_CASE("claim 3: orders on the chaotic particle and the CVT (epsilon = 0.1)", "[newmark][claim3]") {
   const test::TempDir dir("conv");
   const auto chaotic = test::run_bundled_study("studies/newmark/convergence_chaotic.json", dir / "chaotic");
-  require_claims(chaotic, 36,
+  test::require_claims(chaotic, 36,
                  {"claim 3 F000", "claim 3 F001", "claim 3 DLA", "claim 3 F0.1_0.1_half", "claim 3 Psi_h",
                   "claim 3 triple_jump", "claim 3 RK4", "claim 17 reference", "order F000", "order F001", "order DLA",
                   "order F0.1_0.1_half", "order Psi_h", "order triple_jump", "order RK4"});
   const auto cvt = test::run_bundled_study("studies/newmark/convergence_cvt.json", dir / "cvt");
-  require_claims(cvt, 36,
+  test::require_claims(cvt, 36,
                  {"claim 3 F000", "claim 3 F001", "claim 3 DLA", "claim 3 F0.1_0.1_half", "claim 3 Psi_h",
                   "claim 3 triple_jump", "claim 3 RK4", "claim 17 reference", "order F000", "order F001", "order DLA",
                   "order F0.1_0.1_half", "order Psi_h", "order triple_jump", "order RK4"});

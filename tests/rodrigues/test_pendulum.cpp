@@ -5,6 +5,7 @@
 #include <dalembert/study/simulation.hpp>
 #include <set>
 
+#include "claims_support.hpp"
 #include "rod_support.hpp"
 #include "temp_dir.hpp"
 
@@ -13,22 +14,6 @@ using namespace dalembert;
 namespace {
 
 Mat3 rot(const State& s) { return Eigen::Quaterniond(s.q[0], s.q[1], s.q[2], s.q[3]).normalized().toRotationMatrix(); }
-
-/// Every checked claim of the run holds (the failed ones are named), and the expected claims are there.
-void check_claims(const RunReport& rep, const std::vector<std::string>& expected) {
-  std::set<std::string> ids;
-  std::string failed;
-  for (const auto& r : rep.manifest.at("claims").at("results")) {
-    ids.insert(r.at("id").get<std::string>());
-    if (r.at("verdict").get<std::string>() != "pass") failed += r.at("id").get<std::string>() + " = " + r.at("value").dump() + "; ";
-  }
-  INFO("failed claims: " << failed);
-  CHECK(rep.claims_failed == 0);
-  for (const auto& id : expected) {
-    INFO("claim " << id);
-    CHECK(ids.count(id) == 1);
-  }
-}
 
 }  // namespace
 
@@ -163,7 +148,7 @@ TEST_CASE("Claims 7-9: Fig. 1 orders of the E-error (38) and q-error (37), t_N =
   // two-point ratios over h = 0.1/2^4 … 0.1/2^8; here the least-squares slopes over those five steps.
   const test::TempDir dir("rod_fig1");
   const auto rep = test::run_bundled_study("studies/rodrigues/fig1_pendulum.json", dir / "run");
-  check_claims(rep, {"7 R23 E at h=0.0125", "8 R23 q at h=0.0125", "7 R25 E at h=0.0125", "8 R25 q at h=0.0125",
+  test::require_claims(rep, {"7 R23 E at h=0.0125", "8 R23 q at h=0.0125", "7 R25 E at h=0.0125", "8 R25 q at h=0.0125",
                      "9 C27 E at h=0.0125", "9 C27 q at h=0.0125", "7 R23 E_error_38 slope", "8 R25 q_error_37 slope",
                      "9 C27 q_error_37 slope", "12 H1 norm"});
   const std::map<std::string, std::array<double, 4>> slopes = {  // E, q, true H1, end point
@@ -195,7 +180,7 @@ TEST_CASE("Claims 10-11: pendulum invariants and bounded energy, h = 0.01, 1e5 s
   // (from the samples the study records every 100 steps).
   const test::TempDir dir("rod_fig1_inv");
   const auto rep = test::run_bundled_study("studies/rodrigues/fig1_pendulum_invariants.json", dir / "run");
-  check_claims(rep, {"10 R23 Rrho0.Omega", "10 R23 |Rrho0|", "10 R23 e3.Omega", "10 R25 Rrho0.Omega", "10 C27 e3.Omega",
+  test::require_claims(rep, {"10 R23 Rrho0.Omega", "10 R23 |Rrho0|", "10 R23 e3.Omega", "10 R25 Rrho0.Omega", "10 C27 e3.Omega",
                      "11 R23 energy", "11 R25 energy"});
   for (const std::string lab : {"R23", "R25"}) {
     const auto csv = test::read_csv(dir / "run" / ("trajectory_" + lab + ".csv"));
@@ -215,7 +200,7 @@ TEST_CASE("Claims 10-11: pendulum invariants and bounded energy, h = 0.01, 1e5 s
 TEST_CASE("Convergence audit: the bundled fig1 end-point study agrees with the declared orders", "[rodrigues][pendulum][studies]") {
   const test::TempDir dir("rod_fig1_conv");
   const auto rep = test::run_bundled_study("studies/rodrigues/fig1_pendulum_endpoint.json", dir / "run");
-  check_claims(rep, {"order R21", "order R23", "order R25", "order C27", "order C30", "8 R21 end-point order",
+  test::require_claims(rep, {"order R21", "order R23", "order R25", "order C27", "order C30", "8 R21 end-point order",
                      "8 R23 end-point order", "8 R25 end-point order", "9 C27 end-point order", "9 C30 end-point order"});
   for (const auto& c : rep.manifest["convergence"]) {
     INFO(c.dump());

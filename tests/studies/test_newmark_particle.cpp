@@ -6,33 +6,14 @@
 #include <cmath>
 #include <dalembert/study/simulation.hpp>
 
+#include "claims_support.hpp"
 #include "support.hpp"
 
 using namespace dalembert;
 
-namespace {
-
-// A bundled study's run holds every claim it states (manifest["claims"]), still states at least
-// `count` of them and carries each of `ids` (so a deleted claim is noticed).
-void require_claims(const RunReport& rep, std::size_t count, const std::vector<std::string>& ids) {
-  const auto& results = rep.manifest.at("claims").at("results");
-  std::string failed;
-  for (const auto& r : results)
-    if (r.at("verdict") != "pass") failed += r.at("id").get<std::string>() + "; ";
-  INFO(rep.folder.string() << ": failed claims: " << failed);
-  REQUIRE(rep.claims_failed == 0);
-  CHECK(results.size() >= count);
-  for (const auto& id : ids) {
-    INFO("claim " << id);
-    CHECK(std::count_if(results.begin(), results.end(), [&](const nlohmann::json& r) { return r.at("id") == id; }) == 1);
-  }
-}
-
-}  // namespace
-
 TEST_CASE("Fig 1 (spec 000 claims 1, 9 and 10): energy plateaus of RK4, DLA and Psi_h", "[studies][newmark]") {
   const test::TempDir dir("fig1");
-  require_claims(test::run_bundled_study("studies/newmark/fig1_particle.json", dir / "run"), 12,
+  test::require_claims(test::run_bundled_study("studies/newmark/fig1_particle.json", dir / "run"), 12,
                  {"claim 9 RK4 plateau", "claim 9 RK4 level", "claim 9 RK4 max", "claim 10 DLA final",
                   "claim 10 Psi_h final", "claim 10 DLA max", "claim 10 Psi_h max", "claim 10 RK4 better",
                   "claim 10 DLA plateau", "claim 1 DLA", "claim 1 Psi_h", "claim 1 RK4"});
@@ -42,7 +23,7 @@ TEST_CASE("Orders on the particle (spec 000 claim 3): fitted and successive with
   const test::TempDir dir("conv_particle");
   const auto rep = test::run_bundled_study("studies/newmark/convergence_particle.json", dir / "run");
   REQUIRE(rep.manifest["convergence"].size() == 7);
-  require_claims(rep, 40,
+  test::require_claims(rep, 40,
                  {"claim 3 F000", "claim 3 F001", "claim 3 DLA", "claim 3 F0.1_0.1_half", "claim 3 Psi_h",
                   "claim 3 triple_jump", "claim 3 RK4", "claim 3 DLA error", "claim 3 Psi_h error",
                   "claim 3 F0.1_0.1_half error", "claim 3 RK4 error", "claim 3 triple_jump error",
