@@ -25,10 +25,9 @@ namespace {
 constexpr PluginKind kKinds[] = {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
                                  PluginKind::Sampler};
 
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out.empty() ? "(none)" : out;
+// A list for the description, "(none)" when empty.
+std::string listed(const std::vector<std::string>& v, const char* sep = ", ") {
+  return v.empty() ? "(none)" : joined(v, sep);
 }
 
 // The models a system provides, by their interface names.
@@ -64,7 +63,7 @@ void print_parameters(const PluginDescriptor& d) {
       std::snprintf(b, sizeof b, " in [%g, %g]", p.min, p.max);
       range = b;
     }
-    if (!p.choices.empty()) range = " one of {" + joined(p.choices) + "}";
+    if (!p.choices.empty()) range = " one of {" + listed(p.choices) + "}";
     std::printf("    %-26s %-8s default %-10s%s\n        %s\n", p.name.c_str(), to_string(p.type),
                 p.default_value.is_null() ? "(none)" : p.default_value.dump().c_str(), range.c_str(), p.doc.c_str());
   }
@@ -78,15 +77,15 @@ void print_system(const Registry& reg, const PluginDescriptor& d) {
     return (void)std::printf("  (not instantiable with default parameters: %s)\n", e.what());
   }
   const Layout lay = s->layout();
-  std::printf("  with default parameters:\n    q (%zu): %s\n    v (%zu): %s\n", lay.q.size(), joined(lay.q).c_str(),
-              lay.v.size(), joined(lay.v).c_str());
+  std::printf("  with default parameters:\n    q (%zu): %s\n    v (%zu): %s\n", lay.q.size(), listed(lay.q).c_str(),
+              lay.v.size(), listed(lay.v).c_str());
   const auto* cl = dynamic_cast<const ConstrainedLagrangian*>(s.get());
   if (cl) std::printf("    n = %d, r = %d\n", cl->dof(), cl->num_constraints());
   else std::printf("    n = %zu, r: not stated (no ConstrainedLagrangian model)\n", lay.q.size());
-  std::printf("    models: %s\n", joined(models_of(*s)).c_str());
+  std::printf("    models: %s\n", listed(models_of(*s)).c_str());
   std::vector<std::string> diag;
   s->diagnostic_names(diag);
-  std::printf("    diagnostics: %s\n    exact solution: %s\n", joined(diag).c_str(), s->has_exact_solution() ? "yes" : "no");
+  std::printf("    diagnostics: %s\n    exact solution: %s\n", listed(diag).c_str(), s->has_exact_solution() ? "yes" : "no");
 }
 
 // The model an integrator needs, as its refusal says: "'x' needs model M; system ...".
@@ -106,7 +105,7 @@ void print_integrator(const Registry& reg, const PluginDescriptor& d) {
   }
   const Traits t = probe->traits();
   std::printf("  with default parameters:\n    order %d%s%s; preserves: %s\n", t.order, t.symmetric ? ", symmetric" : "",
-              t.explicit_method ? ", explicit" : ", implicit", joined(t.preserves).c_str());
+              t.explicit_method ? ", explicit" : ", implicit", listed(t.preserves).c_str());
   std::vector<std::string> binds, needs;
   std::string quantities;
   for (const auto& [name, sys] : default_systems(reg)) try {
@@ -115,13 +114,13 @@ void print_integrator(const Registry& reg, const PluginDescriptor& d) {
       binds.push_back(name);
       std::vector<std::string> q;
       integ->quantity_names(q);
-      if (quantities.empty()) quantities = joined(q) + " (bound to " + name + "; may depend on the system)";
+      if (quantities.empty()) quantities = listed(q) + " (bound to " + name + "; may depend on the system)";
     } catch (const std::exception& e) {
       const std::string m = needed_model(e.what());
       if (!m.empty() && std::find(needs.begin(), needs.end(), m) == needs.end()) needs.push_back(m);
     }
-  if (!needs.empty()) std::printf("    needs model: %s (the refusals of the systems that do not provide it)\n", joined(needs, " or ").c_str());
-  std::printf("    binds to the systems: %s\n", joined(binds).c_str());
+  if (!needs.empty()) std::printf("    needs model: %s (the refusals of the systems that do not provide it)\n", listed(needs, " or ").c_str());
+  std::printf("    binds to the systems: %s\n", listed(binds).c_str());
   std::printf("    published quantities: %s\n", quantities.empty() ? "(none bound)" : quantities.c_str());
 }
 
@@ -137,7 +136,7 @@ void print_observer(const Registry& reg, const PluginDescriptor& d) {
         obs->bind(*sys, *integ);
         std::vector<std::string> c;
         obs->columns(c);
-        columns_by_system[joined(c)].push_back(name + " + " + id->name);
+        columns_by_system[listed(c)].push_back(name + " + " + id->name);
         break;
       } catch (const std::exception& e) {
         if (failure.empty() && std::string(e.what()).find("needs model") == std::string::npos) failure = e.what();

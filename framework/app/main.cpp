@@ -202,9 +202,8 @@ int cmd_run(const std::vector<std::string>& args) {
     std::printf("%zu studies in %.1f s\n", studies.size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (failing.empty()) return 0;
-  std::string names;
-  for (const auto& n : failing) names += (names.empty() ? "" : ", ") + n;
-  std::fprintf(stderr, "error: claims failed in %zu of %zu studies: %s\n", failing.size(), studies.size(), names.c_str());
+  std::fprintf(stderr, "error: claims failed in %zu of %zu studies: %s\n", failing.size(), studies.size(),
+               joined(failing).c_str());
   return 3;
 }
 

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/parameters.hpp>
 #include <dalembert/study/claims.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <sstream>
 
 namespace dalembert {
@@ -32,9 +34,7 @@ std::string num(double x) {
 void check_label(const JsonCursor& c, const std::vector<std::string>& labels) {
   const std::string l = c.string();
   if (std::find(labels.begin(), labels.end(), l) != labels.end()) return;
-  std::string list;
-  for (const auto& x : labels) list += (list.empty() ? "" : ", ") + x;
-  c.fail("no integrator has this label (labels: " + list + ")");
+  c.fail("no integrator has this label (labels: " + joined(labels) + ")");
 }
 
 void check_stat(const JsonCursor& q) {
@@ -256,18 +256,21 @@ class Evaluator {
     if (sel.empty()) return kNaN;
     const std::string stat = q.value("stat", "final");
     if (sel.size() > 1 || q.contains("stat")) what = stat + " of " + what;
-    if (stat == "initial") return sel.front();
-    if (stat == "final") return sel.back();
-    if (stat == "spread") {
-      const auto [lo, hi] = std::minmax_element(sel.begin(), sel.end());
-      return std::isnan(*lo) || std::isnan(*hi) ? kNaN : *hi - *lo;
-    }
-    double r = stat == "min" ? sel[0] : stat == "mean" ? 0.0 : stat == "max_abs" ? 0.0 : sel[0];
-    for (double x : sel) {
-      if (std::isnan(x)) return kNaN;  // a claim over data that hold a NaN does not hold
-      r = stat == "max" ? std::max(r, x) : stat == "min" ? std::min(r, x) : stat == "max_abs" ? std::max(r, std::abs(x)) : r + x;
-    }
-    return stat == "mean" ? r / double(sel.size()) : r;
+    return statistic(stat, sel);
+  }
+
+  /// One of kStats over the (non-empty) selected rows.
+  static double statistic(const std::string& stat, const std::vector<double>& x) {
+    if (stat == "initial") return x.front();
+    if (stat == "final") return x.back();
+    if (std::any_of(x.begin(), x.end(), [](double v) { return std::isnan(v); }))
+      return kNaN;  // a claim over data that hold a NaN does not hold
+    const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+    if (stat == "min") return *lo;
+    if (stat == "max") return *hi;
+    if (stat == "spread") return *hi - *lo;
+    if (stat == "max_abs") return std::max(std::abs(*lo), std::abs(*hi));
+    return std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());  // mean
   }
 
   const Table& table(const std::string& file) {
@@ -390,10 +393,11 @@ void print_claims(const std::string& study, const json& claims, bool verbose) {
   }
   const long failed = claims["failed"].get<long>();
   if (failed > 0) {
-    std::string ids;
+    std::vector<std::string> ids;
     for (const auto& r : results)
-      if (r["verdict"] == "FAIL") ids += (ids.empty() ? "" : ", ") + r["id"].get<std::string>();
-    std::fprintf(stderr, "warning: %s: claims: %ld failed (%s); see claims.csv\n", study.c_str(), failed, ids.c_str());
+      if (r["verdict"] == "FAIL") ids.push_back(r["id"].get<std::string>());
+    std::fprintf(stderr, "warning: %s: claims: %ld failed (%s); see claims.csv\n", study.c_str(), failed,
+                 joined(ids).c_str());
   }
 }
 

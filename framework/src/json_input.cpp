@@ -80,9 +80,7 @@ void JsonCursor::allow_keys(const std::vector<std::string>& allowed) const {
     std::string msg = "unknown key " + nlohmann::json(k).dump();
     const std::string near = nearest_name(k, allowed);
     if (!near.empty()) msg += " (did you mean \"" + near + "\"?)";
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    throw InputError(file_ + ": " + path_ + "/" + json_pointer_token(k), msg + "; allowed here: " + list);
+    throw InputError(file_ + ": " + path_ + "/" + json_pointer_token(k), msg + "; allowed here: " + joined(allowed));
   }
 }
 

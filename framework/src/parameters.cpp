@@ -46,6 +46,12 @@ std::string join_path(const std::string& where, const std::string& key) {
 }
 }  // namespace
 
+std::string joined(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& x : items) out += (out.empty() ? "" : separator) + x;
+  return out;
+}
+
 std::string nearest_name(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_d = std::string::npos;
@@ -73,9 +79,7 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
         std::string msg = "unknown parameter '" + key + "' for plugin '" + owner + "'";
         const std::string near = nearest_name(key, names);
         if (!near.empty()) msg += " (did you mean '" + near + "'?)";
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        msg += "; its parameters are: " + (known.empty() ? std::string("none") : known);
+        msg += "; its parameters are: " + (names.empty() ? std::string("none") : joined(names));
         throw InputError(join_path(where, key), msg);
       }
     }
@@ -105,9 +109,8 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
     }
     if (s.type == ParamType::String && !s.choices.empty() &&
         std::find(s.choices.begin(), s.choices.end(), v.get<std::string>()) == s.choices.end()) {
-      std::string list;
-      for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
-      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be one of " + list);
+      throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be one of " +
+                               joined(s.choices));
     }
     p.values_[s.name] = v;
     p.types_[s.name] = s.type;

@@ -158,9 +158,7 @@ void Registry::throw_not_found(PluginKind kind, const std::string& name, const s
   std::string msg = "unknown " + std::string(to_string(kind)) + " plugin '" + name + "'";
   const std::string near = nearest_name(name, names);
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
-  std::string avail;
-  for (const auto& n : names) avail += (avail.empty() ? "" : ", ") + n;
-  msg += "; available: " + (avail.empty() ? std::string("none") : avail);
+  msg += "; available: " + (names.empty() ? std::string("none") : joined(names));
   std::string dirs;
   for (const auto& d : paths_) dirs += (dirs.empty() ? "" : ":") + d.string();
   msg += " (searched " + dirs + ")";

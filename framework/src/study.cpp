@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/parameters.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/limits.hpp>
 #include <dalembert/study/names.hpp>
@@ -106,9 +107,7 @@ const std::vector<std::string> kLegendPlaces = {"best", "outside", "upper right"
 void check_one_of(const JsonCursor& c, const std::vector<std::string>& allowed, const std::string& what) {
   const std::string v = c.string();
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return;
-  std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  c.fail(what + list);
+  c.fail(what + joined(allowed));
 }
 
 // The keys of a panel of each figure type that has panels (none: the type has no panels).
@@ -221,9 +220,7 @@ nlohmann::json parse_figures(const JsonCursor& root, const std::vector<std::stri
     names.push_back(name);
     const std::string type = fi["type"].string();
     if (std::find(types.begin(), types.end(), type) == types.end()) {
-      std::string list;
-      for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
-      fi["type"].fail("this study kind draws figures of type " + list);
+      fi["type"].fail("this study kind draws figures of type " + joined(types));
     }
     check_figure(fi, type, labels);
   }

@@ -5,6 +5,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/observer.hpp>
+#include <dalembert/core/parameters.hpp>
 #include <dalembert/study/column_names.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
@@ -109,29 +110,6 @@ json plan_observers(const Study& st, const StudyPlan& plan, const Integrator& fi
   return out;
 }
 
-// The CSV columns of every integrator's tasks are unique: observers whose columns depend on the
-// integrator (its published quantities) are bound to each in turn.
-void check_observer_columns(const Study& st, const StudyPlan& plan,
-                            const std::vector<std::unique_ptr<Integrator>>& integrators) {
-  for (std::size_t i = 0; i < integrators.size(); ++i) {
-    std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
-    for (std::size_t k = 0; k < st.observers.size(); ++k) {
-      const auto& u = st.observers[k];
-      auto obs = plan.registry->make_observer(u.plugin, u.params, u.where);
-      at(u.where, [&] { obs->bind(*plan.system, *integrators[i]); });
-      producers.push_back({"observer '" + u.plugin + "' (/observers/" + std::to_string(k) + ")", {}});
-      obs->columns(producers.back().columns);
-    }
-    at(st.file + ": /observers", [&] {
-      try {
-        check_unique_columns(producers);
-      } catch (const Error& e) {
-        throw Error(std::string(e.what()) + " (with integrator '" + st.integrators[i].label + "')");
-      }
-    });
-  }
-}
-
 json plan_reference(const Study& st, const StudyPlan& plan) {
   if (st.reference.exact) {
     if (!plan.system->has_exact_solution())
@@ -205,27 +183,32 @@ void check_system_derivatives(const Study& st, const System& system, const State
 }
 
 // The columns each integrator's tasks will write: "t" and every observer's columns, bound to the
-// system and that integrator (an observer's columns may depend on the integrator, e.g. half-step
-// quantities), known here, before anything runs.
+// system and that integrator (an observer's columns may depend on the integrator, e.g. its
+// published quantities), known here, before anything runs. A name two producers write would give
+// the CSV two columns of one name: an error naming both observers and the integrator.
 std::vector<std::vector<std::string>> task_columns(const Study& st, const StudyPlan& plan,
                                                    const std::vector<std::unique_ptr<Integrator>>& integrators) {
   std::vector<std::vector<std::string>> out;
   for (std::size_t i = 0; i < integrators.size(); ++i) {
-    std::vector<std::unique_ptr<Observer>> owned;
-    std::vector<Observer*> obs;
-    for (const auto& o : st.observers) {
-      owned.push_back(plan.registry->make_observer(o.plugin, o.params, o.where));
-      obs.push_back(owned.back().get());
+    std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
+    for (std::size_t k = 0; k < st.observers.size(); ++k) {
+      const auto& u = st.observers[k];
+      auto obs = plan.registry->make_observer(u.plugin, u.params, u.where);
+      at(u.where, [&] { obs->bind(*plan.system, *integrators[i]); });
+      producers.push_back({"observer '" + u.plugin + "' (/observers/" + std::to_string(k) + ")", {}});
+      obs->columns(producers.back().columns);
     }
-    at(st.integrators[i].where, [&] { out.push_back(Simulation(*plan.system, *integrators[i], obs).columns()); });
+    at(st.file + ": /observers", [&] {
+      try {
+        check_unique_columns(producers);
+      } catch (const Error& e) {
+        throw Error(std::string(e.what()) + " (with integrator '" + st.integrators[i].label + "')");
+      }
+    });
+    out.emplace_back();
+    for (const auto& p : producers) out.back().insert(out.back().end(), p.columns.begin(), p.columns.end());
   }
   return out;
-}
-
-std::string joined(const std::vector<std::string>& xs) {
-  std::string s;
-  for (const auto& x : xs) s += (s.empty() ? "" : ", ") + x;
-  return s;
 }
 
 // Every column a figure names must be one a task writes: "x"/"y" of timeseries panels and paths,
@@ -335,7 +318,6 @@ StudyPlan plan_study(const Study& st) {
   std::vector<std::unique_ptr<Integrator>> integrators;
   const json integrators_run = plan_integrators(st, plan, integrators);
   const json observers_run = plan_observers(st, plan, *integrators.front());
-  check_observer_columns(st, plan, integrators);
   check_figure_columns(st, task_columns(st, plan, integrators));
 
   json& run = plan.study_run;

@@ -55,4 +55,7 @@ class BOOST_SYMBOL_VISIBLE Parameters {
 /// The nearest of `candidates` to `name` by edit distance ("" if none is close).
 std::string nearest_name(const std::string& name, const std::vector<std::string>& candidates);
 
+/// The items separated by `separator` ("a, b, c"): the lists of choices error messages name.
+std::string joined(const std::vector<std::string>& items, const std::string& separator = ", ");
+
 }  // namespace dalembert
