@@ -29,11 +29,15 @@ namespace {
 const char* kUsage = R"(usage: dalembert <command> [options]
 
 commands:
-  run STUDY.json|FOLDER ... [--out DIR] [--threads N] [--no-plots] [--quiet]
+  run STUDY.json|FOLDER ... [--out DIR] [--threads N] [--resume] [--no-plots] [--quiet]
                         run studies (a folder: every *.json in it, in name order); results go
                         to DIR (one study) or DIR/<study name> (several); default results/<name>;
                         each run folder has a report.md; a FOLDER's run also writes
-                        <FOLDER name>_index.md beside its run folders, linking every report
+                        <FOLDER name>_index.md beside its run folders, linking every report;
+                        --threads N per process (default: all cores); --resume continues an
+                        interrupted or failed run (DIR.incomplete, DIR.failed), computing only
+                        the tasks it had not finished; under `mpirun -n R` (or srun) the tasks
+                        are spread over the R ranks and rank 0 writes the same files
   plot DIR              (re)draw the figures of a finished run folder
   check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
                         compare the system's hand-written derivatives with automatic
@@ -51,9 +55,11 @@ Plugins are searched in $DALEMBERT_PLUGIN_PATH (':'-separated), then next to lib
 A plugin file is opened only when a study uses it (list and describe open them all).
 )";
 
-// The one line "error: ..." on stderr, exit status 1.
+// The one line "error: ..." on stderr (an MPI job's other ranks name themselves), exit status 1.
 int fail(std::string msg) {
   for (std::size_t p; (p = msg.find('\n')) != std::string::npos;) msg.replace(p, 1, "; ");  // one line, whatever a library put in it
+  const int rank = process_cluster().rank();
+  if (rank != 0) std::fprintf(stderr, "rank %d: ", rank);
   std::fprintf(stderr, "error: %s\n", msg.c_str());
   return 1;
 }
@@ -140,11 +146,12 @@ long run_indexed(const Study& st, const RunOptions& opt, std::vector<FolderIndex
   long failed = 0;
   try {
     const RunReport r = run_study(st, opt);
+    if (!r.rank0) return r.claims_failed;  // rank 0 writes the index
     e.verdict = claims_verdict(r.manifest);
     e.wall = r.manifest.value("wall_time_s", 0.0);
     failed = r.claims_failed;
   } catch (const std::exception& x) {
-    if (!index) throw;
+    if (!index || process_cluster().rank() != 0) throw;
     e.verdict = std::string("run FAILED: ") + x.what();
     index->entries.push_back(e);
     cli::write_index(index->file, index->source.folder, index->entries);
@@ -175,6 +182,7 @@ int cmd_run(const std::vector<std::string>& args) {
       opt.threads = static_cast<int>(n);
     } else if (a == "--no-plots") opt.plots = false;
     else if (a == "--quiet") opt.verbose = false, opt.progress = false;
+    else if (a == "--resume") opt.resume = true;
     else if (!a.empty() && a[0] == '-') throw InputError("command line", "unknown option " + a);
     else if (std::filesystem::is_directory(a)) {
       std::vector<std::string> found;
@@ -187,17 +195,19 @@ int cmd_run(const std::vector<std::string>& args) {
     } else files.push_back(a);
   }
   if (files.empty()) throw InputError("command line", "run needs a study file or folder");
+  if (process_cluster().rank() != 0) opt.verbose = false, opt.progress = false;  // rank 0 speaks for the job
   // Check every study before running any, so a typo in the last does not waste the first.
   std::vector<Study> studies;
   for (const auto& f : files) studies.push_back(load_study(f));
   const auto folders = output_folders(studies, opt);
-  auto indexes = plan_indexes(sources, folders);
+  auto indexes = process_cluster().rank() == 0 ? plan_indexes(sources, folders) : std::vector<FolderIndex>{};
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> failing;  // studies whose claims did not all hold (their runs are complete)
   for (std::size_t i = 0; i < studies.size(); ++i) {
     opt.out_dir = folders[i];
     if (run_indexed(studies[i], opt, indexes, i) > 0) failing.push_back(studies[i].name);
   }
+  if (process_cluster().rank() != 0) return failing.empty() ? 0 : 3;
   if (studies.size() > 1 && opt.verbose)
     std::printf("%zu studies in %.1f s\n", studies.size(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -327,6 +337,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     return usage_error("unknown command '" + cmd + "'");
+  } catch (const FailedOnRank0&) {
+    return 1;  // an MPI job's other rank: rank 0 has said why
   } catch (const std::bad_alloc&) {
     return fail("out of memory in 'dalembert " + cmd + "' (std::bad_alloc)");
   } catch (const std::exception& e) {

@@ -154,8 +154,10 @@ void sweep(std::ostringstream& out, const json& m) {
 void provenance(std::ostringstream& out, const json& m) {
   const json& d = get(m, "dalembert");
   out << "## Provenance\n\n";
-  out << "dalembert " << cell(get(d, "version")) << ", revision `" << cell(get(d, "revision")) << "`; threads "
-      << cell(get(m, "threads")) << " (0: all cores); wall time " << cell(get(m, "wall_time_s")) << " s.\n\n";
+  // Timings, threads and ranks are in manifest.json ("wall_time_s", "execution"), not here: this
+  // report is the same for any number of ranks and threads, and for a resumed run.
+  out << "dalembert " << cell(get(d, "version")) << ", revision `" << cell(get(d, "revision"))
+      << "`; wall time and execution (ranks, threads, tasks resumed) in `manifest.json`.\n\n";
   if (!get(m, "plugins").is_array()) return;
   table_head(out, {"plugin", "kind", "version", "file"});
   for (const auto& p : m["plugins"])

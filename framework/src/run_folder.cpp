@@ -76,14 +76,26 @@ bool RunFolder::is_complete_run(const fs::path& dir) {
 
 fs::path RunFolder::sibling(const char* suffix) const { return fs::path(final_.string() + suffix); }
 
-RunFolder::RunFolder(const fs::path& final_dir) : final_(normalize(final_dir)) {
+RunFolder::RunFolder(const fs::path& final_dir, bool resume) : final_(normalize(final_dir)) {
   staging_ = sibling(".incomplete");
   std::error_code ec;
   if (!final_.parent_path().empty()) fs::create_directories(final_.parent_path(), ec);
   if (ec) throw InputError(final_.string(), "the output folder cannot be created or written: its parent cannot be created: " + ec.message());
   lock_ = std::make_unique<RunLock>(final_);
   check_replaceable();
-  create_staging();
+  resumed_ = resume && reopen_staging();
+  if (!resumed_) create_staging();
+}
+
+bool RunFolder::reopen_staging() {
+  if (!exists_no_follow(staging_)) {
+    const fs::path failed = sibling(".failed");
+    if (!exists_no_follow(failed) || !made_by_dalembert(failed)) return false;
+    rename_or_throw(failed, staging_);
+    std::error_code ec;
+    fs::remove(staging_ / "error.txt", ec);
+  }
+  return made_by_dalembert(staging_) && has_marker(staging_);
 }
 
 void RunFolder::check_replaceable() const {
@@ -105,6 +117,10 @@ void RunFolder::check_replaceable() const {
 
 void RunFolder::create_staging() {
   // A staging folder left by a run that was killed: ours (checked), and no run holds it (locked).
+  std::error_code probe;
+  if (fs::exists(staging_ / "checkpoint", probe))
+    std::fprintf(stderr, "note: starting %s afresh: the interrupted run in %s is discarded (--resume continues it)\n",
+                 final_.c_str(), staging_.c_str());
   remove_ours(staging_);
   std::error_code ec;
   fs::create_directory(staging_, ec);
@@ -141,6 +157,11 @@ void RunFolder::commit() {
   }
   done_ = true;
   remove_ours(sibling(".failed"));  // an older failure of the same study is now stale
+  lock_.reset();
+}
+
+void RunFolder::release() {
+  done_ = true;
   lock_.reset();
 }
 

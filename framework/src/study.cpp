@@ -328,7 +328,7 @@ SweepAxis parse_axis(const JsonCursor& a, const nlohmann::json& base) {
   return axis;
 }
 
-// The axis values of cell i, first axis slowest (the order run_sweep numbers the cells in).
+// The axis values of cell i, first axis slowest (the order sweep_cells numbers the cells in).
 std::vector<double> cell_values(const std::vector<SweepAxis>& axes, std::size_t i) {
   std::vector<double> v(axes.size());
   for (std::size_t a = axes.size(); a-- > 0;) {
@@ -352,7 +352,8 @@ Study parse_sweep(const JsonCursor& root, const std::string& file, const std::st
   sw.allow_keys({"of", "axes"});
   SweepSpec spec;
   spec.of = sw["of"].string();
-  if (spec.of != "trajectory" && spec.of != "convergence") sw["of"].fail("a sweep is a grid of \"trajectory\" or \"convergence\" runs");
+  if (spec.of != "trajectory" && spec.of != "convergence" && spec.of != "ensemble")
+    sw["of"].fail("a sweep is a grid of \"trajectory\", \"convergence\" or \"ensemble\" runs");
   nlohmann::json base = root.json();
   base.erase("sweep");
   base.erase("figures");  // the sweep's figures and claims, checked below

@@ -303,7 +303,7 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
 }  // namespace
 
 StudyPlan plan_study(const Study& st) {
-  if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (run_sweep)");
+  if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (plan_sweep)");
   StudyPlan plan;
   plan.registry = std::make_unique<Registry>();
   for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) plan.registry->add_search_path(*it);
@@ -318,7 +318,8 @@ StudyPlan plan_study(const Study& st) {
   std::vector<std::unique_ptr<Integrator>> integrators;
   const json integrators_run = plan_integrators(st, plan, integrators);
   const json observers_run = plan_observers(st, plan, *integrators.front());
-  check_figure_columns(st, task_columns(st, plan, integrators));
+  plan.columns = task_columns(st, plan, integrators);
+  check_figure_columns(st, plan.columns);
 
   json& run = plan.study_run;
   run = {{"name", st.name},

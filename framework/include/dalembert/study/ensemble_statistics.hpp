@@ -1,11 +1,17 @@
 #pragma once
 // Per-time statistics across the members of an ensemble: every member records the same columns
 // at the same times; for each time and column: mean, population variance, min, max and chosen
-// quantiles (linear interpolation between order statistics). Computed in member order, so the
-// result does not depend on which thread ran which member. The times are independent of each
-// other and are computed and formatted in parallel, on the threads of the caller's TBB task arena.
+// quantiles (linear interpolation between order statistics).
+//
+// A streaming reduction (issue 16): the members are visited in member order, as often as needed,
+// from wherever they are kept (the run's checkpoint on disk), so memory does not grow with the
+// number of members: pass 1 sums, min and max; pass 2 the squared deviations from the mean; the
+// quantiles, which need every member's value at a time, in blocks of times sized to a memory
+// budget. Sums run in member order, so the result is the same bits for any rank or thread count.
 #include <boost/config.hpp>
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,31 +22,33 @@ class BOOST_SYMBOL_VISIBLE EnsembleStatistics {
   /// `columns` are the recorded columns ("t" first); `quantiles` in [0, 1].
   EnsembleStatistics(std::vector<std::string> columns, std::vector<double> quantiles);
 
-  /// The rows one member recorded (row-major, columns().size() values per row).
-  void add_member(std::vector<double> rows);
-  std::size_t members() const { return members_.size(); }
+  /// Receives one member: its index, its rows (row-major, columns().size() values a row), rows.
+  using MemberVisitor = std::function<void(std::size_t member, const double* rows, std::size_t nrows)>;
+  /// Visits every member once, in member order; called once per pass.
+  using MemberSource = std::function<void(const MemberVisitor&)>;
 
   /// Names of the statistics columns: t, then <c>_mean, <c>_var, <c>_min, <c>_max, <c>_q<p>...
   std::vector<std::string> statistics_columns() const;
-  /// One row per recorded time (rows that not every member reached are left out).
-  std::vector<std::vector<double>> statistics() const;
 
-  void write_statistics(const std::filesystem::path& file) const;
-  /// Tidy form of every member's rows: member, t, columns...
-  void write_members(const std::filesystem::path& file) const;
-  /// The columns of write_members' file: member, then `columns`.
+  /// The statistics of `members` members, one row per recorded time (rows that not every member
+  /// reached are left out); at most about `budget_bytes` of member values are held at once.
+  std::vector<std::vector<double>> statistics(const MemberSource& source, std::size_t members,
+                                              std::size_t budget_bytes = std::size_t(64) << 20) const;
+  void write_statistics(const MemberSource& source, std::size_t members, const std::filesystem::path& file,
+                        std::size_t budget_bytes = std::size_t(64) << 20) const;
+
+  /// The columns of an ensemble's members file: member, then `columns`.
   static std::vector<std::string> member_columns(const std::vector<std::string>& columns);
-  /// The text of write_members' rows of one member (`rows` as given to add_member, `ncol`
-  /// values a row), so that a member can format its own rows on its own thread as soon as it
-  /// finishes (see OrderedCsvWriter).
-  static std::string member_rows_text(std::size_t member, const std::vector<double>& rows, std::size_t ncol);
+  /// The text of one member's rows in that file.
+  static std::string member_rows_text(std::size_t member, const double* rows, std::size_t nrows, std::size_t ncol);
 
  private:
-  std::size_t common_rows() const;
-  std::vector<double> statistics_row(std::size_t r) const;
+  struct Moments;
+  Moments moments(const MemberSource& source, std::size_t members) const;
+  void add_quantiles(const MemberSource& source, std::size_t members, std::size_t budget_bytes,
+                     std::vector<std::vector<double>>& out) const;
   std::vector<std::string> columns_;
   std::vector<double> quantiles_;
-  std::vector<std::vector<double>> members_;
 };
 
 }  // namespace dalembert

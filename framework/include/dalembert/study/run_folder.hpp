@@ -12,6 +12,9 @@
 //  * a path that names no folder ("", ".", "..", "a/..", "/").
 // A trailing '/' is ignored ("res/" is "res").
 //
+// Resuming (issue 16) reopens DIR.incomplete left by a run that was killed, or DIR.failed (renamed
+// back to DIR.incomplete), with everything in it; resumed() says whether there was one.
+//
 // Replacing an earlier complete run keeps it until the new one is complete; then the two are
 // swapped in one atomic rename (renameat2 RENAME_EXCHANGE, or two renames where the file system
 // cannot exchange), and the earlier run is kept as DIR.previous (replacing an older
@@ -28,15 +31,19 @@ class BOOST_SYMBOL_VISIBLE RunFolder {
  public:
   /// Checks `final_dir` as above, takes its lock and creates the staging folder; an InputError
   /// naming the folder if any check fails or the folder cannot be written.
-  explicit RunFolder(const std::filesystem::path& final_dir);
+  explicit RunFolder(const std::filesystem::path& final_dir, bool resume = false);
   ~RunFolder();  // a folder neither committed nor failed is marked failed
   RunFolder(const RunFolder&) = delete;
   RunFolder& operator=(const RunFolder&) = delete;
   const std::filesystem::path& staging() const { return staging_; }
   const std::filesystem::path& final_dir() const { return final_; }
+  /// The staging folder is an interrupted or failed run's, reopened.
+  bool resumed() const { return resumed_; }
   std::filesystem::path file(const std::string& name) const { return staging_ / name; }
   void commit();
   void fail(const std::string& error);
+  /// Lets go of the folder as it is (a refused resume leaves the interrupted run untouched).
+  void release();
 
   /// `dir` without a trailing separator and with "." and ".." resolved lexically; an InputError
   /// if it names no folder of its own ("", ".", "..", "/").
@@ -51,10 +58,12 @@ class BOOST_SYMBOL_VISIBLE RunFolder {
   std::filesystem::path sibling(const char* suffix) const;
   void check_replaceable() const;
   void create_staging();
+  bool reopen_staging();
 
   std::filesystem::path final_, staging_;
   std::unique_ptr<RunLock> lock_;
   bool done_ = false;
+  bool resumed_ = false;
 };
 
 }  // namespace dalembert

@@ -1,9 +1,14 @@
 #pragma once
-// Runs a study: checks everything it can before any output exists (plugins, parameters, the
-// initial state, model compatibility), then runs its tasks in parallel with TBB — one set of
-// plugin instances per task — and writes one folder: manifest.json, tidy CSV files and figures.
-// Output is identical for any number of threads (timings aside).
+// Runs a study in stages (issue 16): plan — check everything before any output exists (plugins,
+// parameters, the initial state, model compatibility) and list the tasks of any kind (trajectory
+// runs, convergence rungs and references, ensemble members, sweep cells); execute — on this
+// process's TBB threads, or on every rank of an MPI job (study/execution.hpp), each task with
+// plugin instances of its own, its outcome checkpointed as it finishes; reduce — statistics, fits
+// and tables from the checkpoint, in task order; write — one folder: manifest.json, tidy CSV
+// files, claims, figures, report.md. Output is identical for any number of ranks and threads, and
+// for a run resumed after a kill (timings and the execution record in the manifest aside).
 #include <boost/config.hpp>
+#include <dalembert/study/execution.hpp>
 #include <dalembert/study/study.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -18,20 +23,18 @@ struct RunOptions {
   bool progress = true;                             // a progress line, on a terminal only
   bool plots = true;                                // draw the study's figures (python3 + matplotlib)
   bool verbose = true;                              // print the summary tables on stdout
+  bool resume = false;  // continue NAME.incomplete (or NAME.failed): only the missing tasks run
+  Cluster* cluster = nullptr;  // where the tasks run (nullptr: process_cluster())
 };
 
 struct RunReport {
   std::filesystem::path folder;
   nlohmann::json manifest;
   long claims_failed = 0;  // the run is complete; its claims (manifest["claims"]) did not all hold
+  bool rank0 = true;       // an MPI run's other ranks get no manifest: rank 0 writes the folder
 };
 
 BOOST_SYMBOL_VISIBLE RunReport run_study(const Study& study, const RunOptions& options = {});
-
-/// A sweep: every cell of the grid is the study with the axis values written in, run into
-/// cells/<name>/ of the sweep's folder (cells in parallel); sweep.csv tabulates each cell's
-/// summaries and fitted orders per integrator. A cell that fails is recorded, not fatal.
-BOOST_SYMBOL_VISIBLE RunReport run_sweep(const Study& study, const RunOptions& options = {});
 
 /// The plotting script: $DALEMBERT_PLOT_SCRIPT, the installed copy, or the source tree's.
 BOOST_SYMBOL_VISIBLE std::filesystem::path plot_script();

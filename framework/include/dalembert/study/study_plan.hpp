@@ -23,6 +23,7 @@ struct Task {
   long steps = 0;
   std::string file;   // trajectory CSV ("" for none)
   long member = -1;   // ensemble member (-1: not an ensemble task)
+  int reference = 0;  // a convergence reference run: 1 at its h, 2 at twice its h (its error estimate)
 };
 
 struct StudyPlan {
@@ -32,10 +33,11 @@ struct StudyPlan {
   std::vector<Traits> traits;           // per integrator
   nlohmann::json study_run;             // the study as it will run, every default filled in
   std::vector<Task> tasks;
+  std::vector<std::vector<std::string>> columns;  // per integrator: "t" and the observers' columns
 };
 
 /// Checks `study` and lists its tasks; an InputError naming the file, JSON path and value of the
-/// first problem. Not for sweeps (see run_sweep, which plans each of its cells).
+/// first problem. Not for sweeps (see plan_sweep, which plans each of its cells).
 BOOST_SYMBOL_VISIBLE StudyPlan plan_study(const Study& study);
 
 }  // namespace dalembert

@@ -1,0 +1,241 @@
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/study/checkpoint.hpp>
+#include <dalembert/study/file_output.hpp>
+#include <dalembert/study/runner.hpp>
+#include <fstream>
+#include <iterator>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace dalembert {
+
+namespace {
+
+constexpr char magic[8] = {'D', 'A', 'L', 'C', 'H', 'K', '1', '\n'};
+
+// FNV-1a over the bytes: enough to tell a torn or foreign file from a whole one.
+std::uint64_t checksum(const char* p, std::size_t n) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
+  return h;
+}
+
+class Writer {
+ public:
+  template <class T>
+  void put(const T& x) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out.append(reinterpret_cast<const char*>(&x), sizeof x);
+  }
+  void put(const std::string& s) {
+    put<std::uint64_t>(s.size());
+    out += s;
+  }
+  void put(const double* p, std::size_t n) {
+    put<std::uint64_t>(n);
+    out.append(reinterpret_cast<const char*>(p), n * sizeof(double));
+  }
+  void put(const State& s) {
+    put(s.t);
+    put(s.q.data(), static_cast<std::size_t>(s.q.size()));
+    put(s.v.data(), static_cast<std::size_t>(s.v.size()));
+  }
+  std::string out;
+};
+
+class Reader {
+ public:
+  Reader(const char* begin, const char* end, const fs::path& file) : p_(begin), end_(end), file_(file) {}
+  template <class T>
+  T get() {
+    T x;
+    need(sizeof x);
+    std::memcpy(&x, p_, sizeof x);
+    p_ += sizeof x;
+    return x;
+  }
+  std::string string() {
+    const auto n = get<std::uint64_t>();
+    need(n);
+    std::string s(p_, n);
+    p_ += n;
+    return s;
+  }
+  std::vector<double> doubles() {
+    const auto n = get<std::uint64_t>();
+    need(n * sizeof(double));
+    std::vector<double> v(n);
+    std::memcpy(v.data(), p_, n * sizeof(double));
+    p_ += n * sizeof(double);
+    return v;
+  }
+  Vec vec() {
+    const auto d = doubles();
+    return Eigen::Map<const Vec>(d.data(), static_cast<Eigen::Index>(d.size()));
+  }
+  State state() {
+    State s;
+    s.t = get<double>();
+    s.q = vec();
+    s.v = vec();
+    return s;
+  }
+  bool at_end() const { return p_ == end_; }
+
+ private:
+  void need(std::size_t n) const {
+    if (static_cast<std::size_t>(end_ - p_) < n) throw Error("checkpoint file " + file_.string() + " is truncated");
+  }
+  const char* p_;
+  const char* end_;
+  fs::path file_;
+};
+
+std::string read_all(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot read checkpoint file " + file.string());
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The JSON pointers at which two documents differ ("/integrators/0/params/beta: 0.25 -> 0.5").
+std::string differences(const json& was, const json& now) {
+  const json patch = json::diff(was, now);
+  std::string out;
+  std::size_t shown = 0;
+  for (const auto& op : patch) {
+    if (++shown > 3) break;
+    const std::string path = op.value("path", "");
+    const json::json_pointer ptr(path);
+    const std::string before = was.contains(ptr) ? was[ptr].dump() : "(absent)";
+    const std::string after = now.contains(ptr) ? now[ptr].dump() : "(absent)";
+    out += (out.empty() ? "" : "; ") + (path.empty() ? "/" : path) + ": " + before + " -> " + after;
+  }
+  if (patch.size() > 3) out += "; and " + std::to_string(patch.size() - 3) + " more";
+  return out;
+}
+
+}  // namespace
+
+ChunkPartition::ChunkPartition(std::size_t task_count, std::size_t max_chunks) : tasks(task_count) {
+  per_chunk = std::max<std::size_t>(1, (task_count + max_chunks - 1) / max_chunks);
+}
+
+std::size_t ChunkPartition::size(std::size_t c) const {
+  const std::size_t f = first(c);
+  return f >= tasks ? 0 : std::min(per_chunk, tasks - f);
+}
+
+json task_fingerprint(const json& study_runs) {
+  json f = study_runs;
+  for (auto& run : f)
+    for (const char* key : {"figures", "claims", "description"}) run.erase(key);
+  return {{"study", f}, {"revision", source_revision()}};
+}
+
+Checkpoint::Checkpoint(const fs::path& staging) : dir_(staging / "checkpoint") {}
+
+void Checkpoint::start(const json& fingerprint) const {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) throw Error("cannot create the checkpoint folder " + dir_.string() + ": " + ec.message());
+  write_json_file(dir_ / "study.json", fingerprint);
+}
+
+bool Checkpoint::matches(const json& fingerprint, const std::string& where) const {
+  std::error_code ec;
+  if (!fs::exists(dir_ / "study.json", ec)) return false;
+  json was;
+  try {
+    was = json::parse(read_all(dir_ / "study.json"));
+  } catch (const std::exception& e) {
+    throw InputError(where, std::string("cannot resume: the checkpoint's study.json is unreadable: ") + e.what());
+  }
+  if (was == fingerprint) return true;
+  json a = was.value("study", json()), b = fingerprint.value("study", json());
+  if (a.is_array() && b.is_array() && a.size() == 1 && b.size() == 1) a = json(a[0]), b = json(b[0]);  // not a sweep
+  const std::string what = was.value("revision", "") != fingerprint.value("revision", "")
+                               ? "dalembert was rebuilt from another revision (" + was.value("revision", "?") +
+                                     " -> " + fingerprint.value("revision", "?") + ")"
+                               : "the study changed since the interrupted run: " +
+                                     differences(a, b);
+  throw InputError(where, "cannot resume: " + what +
+                              "; run without --resume to start again (the interrupted run is then discarded)");
+}
+
+fs::path Checkpoint::chunk_file(std::size_t c) const {
+  char name[40];
+  std::snprintf(name, sizeof name, "chunk_%06zu.bin", c);
+  return dir_ / name;
+}
+
+void Checkpoint::write_chunk(std::size_t c, std::size_t first, const std::vector<TaskOutcome>& outcomes) const {
+  Writer w;
+  w.out.append(magic, sizeof magic);
+  w.put<std::uint64_t>(c);
+  w.put<std::uint64_t>(first);
+  w.put<std::uint64_t>(outcomes.size());
+  for (const auto& o : outcomes) {
+    w.put<std::uint8_t>(o.ok ? 1 : 0);
+    w.put(o.error);
+    w.put(o.wall);
+    w.put(o.final);
+    w.put(o.initial);
+    w.put<std::uint64_t>(o.summary.size());
+    for (const auto& [name, value] : o.summary) {
+      w.put(name);
+      w.put(value);
+    }
+    w.put<std::uint64_t>(o.ncol);
+    w.put(o.rows.data(), o.rows.size());
+  }
+  w.put(checksum(w.out.data(), w.out.size()));
+  write_file_atomically(chunk_file(c), w.out);
+}
+
+std::vector<TaskOutcome> Checkpoint::read_chunk(std::size_t c, std::size_t first, std::size_t count) const {
+  const fs::path file = chunk_file(c);
+  const std::string text = read_all(file);
+  if (text.size() < sizeof magic + 8 || std::memcmp(text.data(), magic, sizeof magic) != 0)
+    throw Error("checkpoint file " + file.string() + " is not a dalembert checkpoint");
+  std::uint64_t sum;
+  std::memcpy(&sum, text.data() + text.size() - 8, 8);
+  if (sum != checksum(text.data(), text.size() - 8)) throw Error("checkpoint file " + file.string() + " is torn (checksum)");
+  Reader r(text.data() + sizeof magic, text.data() + text.size() - 8, file);
+  if (r.get<std::uint64_t>() != c || r.get<std::uint64_t>() != first || r.get<std::uint64_t>() != count)
+    throw Error("checkpoint file " + file.string() + " holds other tasks than chunk " + std::to_string(c));
+  std::vector<TaskOutcome> out(count);
+  for (auto& o : out) {
+    o.ok = r.get<std::uint8_t>() != 0;
+    o.error = r.string();
+    o.wall = r.get<double>();
+    o.final = r.state();
+    o.initial = r.state();
+    const auto n = r.get<std::uint64_t>();
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::string name = r.string();
+      o.summary.emplace_back(std::move(name), r.get<double>());
+    }
+    o.ncol = r.get<std::uint64_t>();
+    o.rows = r.doubles();
+  }
+  if (!r.at_end()) throw Error("checkpoint file " + file.string() + " has trailing bytes");
+  return out;
+}
+
+bool Checkpoint::completed(std::size_t c, std::size_t first, std::size_t count) const {
+  std::error_code ec;
+  if (!fs::exists(chunk_file(c), ec)) return false;
+  try {
+    for (const auto& o : read_chunk(c, first, count))
+      if (!o.ok) return false;
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace dalembert

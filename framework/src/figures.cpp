@@ -1,0 +1,127 @@
+// Figures of a run folder: the plotting script (python3 + matplotlib) started with an argument
+// vector, its failures named figure by figure, the figures indexed in the manifest.
+#include <algorithm>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/study/process.hpp>
+#include <dalembert/study/runner.hpp>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace dalembert {
+
+fs::path plot_script() {
+  if (const char* env = std::getenv("DALEMBERT_PLOT_SCRIPT")) return env;
+  const fs::path libdir = fs::path(boost::dll::this_line_location()).parent_path();
+  const fs::path installed = libdir.parent_path() / "share" / "dalembert" / "dalembert_plot.py";
+  if (fs::exists(installed)) return installed;
+  return DALEMBERT_SOURCE_PLOT_SCRIPT;
+}
+
+// Debian's interpreter first: python3-matplotlib installs there, whatever else is on PATH.
+std::string python_interpreter() {
+  if (const char* env = std::getenv("DALEMBERT_PYTHON")) return env;
+  if (fs::exists("/usr/bin/python3")) return "/usr/bin/python3";
+  return "python3";
+}
+
+namespace {
+
+// The plotting script's own diagnosis: its last non-empty stderr lines (it prints one line per
+// figure that failed, "figure NAME: cause"), joined into one line.
+std::string last_lines(const std::string& text, int n) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (end > start) lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string out;
+  for (std::size_t i = lines.size() > std::size_t(n) ? lines.size() - n : 0; i < lines.size(); ++i)
+    out += (out.empty() ? "" : "; ") + lines[i];
+  return out;
+}
+
+}  // namespace
+
+std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
+  const fs::path script = plot_script();
+  if (!fs::exists(script)) throw Error("plotting script not found: " + script.string());
+  // An argument vector, never a shell: a quote in a study name or a folder stays a quote.
+  ProcessResult r;
+  try {
+    r = run_process({python_interpreter(), script.string(), folder.string()});
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (figures need python3 with matplotlib: apt-get install python3-matplotlib)");
+  }
+  // The script's stderr: "warning: figure NAME: ..." lines (e.g. a record_every that aliases an
+  // oscillation) are passed on; "figure NAME: cause" lines name the figures that failed.
+  std::vector<std::string> failures;
+  {
+    std::istringstream lines(r.stderr_text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("warning: figure ", 0) == 0) std::fprintf(stderr, "%s\n", line.c_str());
+      if (line.rfind("figure ", 0) == 0) failures.push_back(line);
+    }
+  }
+  // figures/index.json: one entry per figure drawn (name, type, panel count, files); read into the
+  // manifest and removed, so that figures/ holds the figures only.
+  const fs::path index_file = folder / "figures" / "index.json";
+  if (index) *index = json::array();
+  std::error_code ec;
+  if (fs::exists(index_file, ec)) {
+    try {
+      std::ifstream in(index_file);
+      const json j = json::parse(in);
+      if (index && j.contains("figures")) *index = j["figures"];
+    } catch (const std::exception&) {
+      // a torn index only loses the panel counts; the figures are listed below
+    }
+    fs::remove(index_file, ec);
+  }
+  if (!r.ok()) {
+    std::string cause;
+    for (std::size_t i = 0; i < failures.size() && i < 3; ++i) cause += (cause.empty() ? "" : "; ") + failures[i];
+    if (failures.size() > 3) cause += "; and " + std::to_string(failures.size() - 3) + " more";
+    if (cause.empty()) cause = last_lines(r.stderr_text, 3);
+    if (r.stderr_text.find("No module named 'matplotlib'") != std::string::npos)
+      cause = "python3 has no matplotlib (apt-get install python3-matplotlib)";
+    if (!failures.empty())
+      throw Error(std::to_string(failures.size()) + " figure" + (failures.size() > 1 ? "s" : "") +
+                  " could not be drawn (the data are complete): " + cause);
+    throw Error("drawing the figures failed (" + r.status() + "): " + (cause.empty() ? "no message" : cause));
+  }
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(folder / "figures", ec)) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void attach_figures(json& manifest, const fs::path& staging, bool draw, bool none_requested) {
+  if (!draw) {
+    manifest["figures_status"] = none_requested ? "none requested" : "skipped (--no-plots)";
+    return;
+  }
+  json drawn = json::array();
+  try {
+    for (const auto& f : draw_figures(staging, &drawn))
+      manifest["files"].push_back({{"path", (fs::path("figures") / f.filename()).string()}, {"kind", "figure"}});
+    manifest["figures_status"] = "ok";
+  } catch (const std::exception& e) {  // the data are complete; a missing figure is a warning
+    std::fprintf(stderr, "warning: %s\n", e.what());
+    manifest["figures_status"] = std::string("failed: ") + e.what();
+    for (const auto& d : drawn)  // the figures that were drawn are whole files
+      for (const auto& f : d.value("files", json::array())) manifest["files"].push_back({{"path", f}, {"kind", "figure"}});
+  }
+  manifest["figures"] = drawn;  // name, type, panels, files of every figure drawn
+}
+
+}  // namespace dalembert

@@ -1,0 +1,145 @@
+// One task of a run: one integrator at one step size, one ensemble member, or a convergence
+// reference run, each with plugin instances of its own.
+#include <chrono>
+#include <cstdio>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/sampler.hpp>
+#include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/run_units.hpp>
+#include <dalembert/study/simulation.hpp>
+#include <memory>
+
+namespace fs = std::filesystem;
+
+namespace dalembert {
+
+namespace {
+
+// The message of any exception a task ended with, whatever its type: a plugin may throw
+// anything, and the run must still report it as one line (never std::terminate).
+std::string what_of(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return "out of memory (std::bad_alloc)";
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "an exception that is not a std::exception (thrown by a plugin)";
+  }
+}
+
+std::string fmt(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", x);
+  return buf;
+}
+
+// Member m's initial state: its stream depends on the seed and m alone (any rank, thread, order).
+State sample_member(const Study& st, const Registry& reg, const System& sys, const State& s0, long m) {
+  auto sampler = reg.make_sampler(st.ensemble.sampler.plugin, st.ensemble.sampler.params, st.ensemble.sampler.where);
+  sampler->bind(sys);
+  RandomStream rng(st.ensemble.seed, static_cast<std::uint64_t>(m));
+  State s = s0;
+  sampler->sample(rng, s0, s);
+  const double r = sys.constraint_residual(s);
+  if (r > 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>())) {
+    if (!st.initial.project || !sys.project(s))
+      throw Error("sampler '" + st.ensemble.sampler.plugin + "' drew a state that violates the constraints (|A(q)v| = " +
+                  fmt(r) + ") for member " + std::to_string(m) +
+                  "; set \"initial\": {\"project\": true} to project the drawn states");
+  }
+  return s;
+}
+
+void run_reference(const RunUnit& u, const Task& task, TaskOutcome& out, std::atomic<long>* steps) {
+  const Study& st = u.study;
+  const Registry& reg = *u.plan.registry;
+  auto sys = reg.make_system(st.system.plugin, st.system.params, st.system.where);
+  auto integ = reg.make_integrator(st.reference.run.plugin, st.reference.run.params, st.reference.run.where);
+  Simulation sim(*sys, *integ);
+  State s = u.plan.initial;
+  sim.run(s, task.h, task.steps, 1, {}, steps);
+  out.final = s;
+}
+
+void run_simulation(const RunUnit& u, const Task& task, const fs::path& run_folder, TaskOutcome& out,
+                    std::atomic<long>* steps) {
+  const Study& st = u.study;
+  const Registry& reg = *u.plan.registry;
+  const PluginUse& use = st.integrators[task.integrator];
+  auto sys = reg.make_system(st.system.plugin, st.system.params, st.system.where);
+  auto integ = reg.make_integrator(use.plugin, use.params, use.where);
+  std::vector<std::unique_ptr<Observer>> owned;
+  std::vector<Observer*> obs;
+  for (const auto& o : st.observers) {
+    owned.push_back(reg.make_observer(o.plugin, o.params, o.where));
+    obs.push_back(owned.back().get());
+  }
+  Simulation sim(*sys, *integ, obs);
+  std::unique_ptr<ImpactMap> impact;
+  if (st.impact_map) {
+    impact = reg.make_impact(st.impact_map->plugin, st.impact_map->params, st.impact_map->where);
+    sim.set_impact_map(impact.get());
+  }
+  State s = u.plan.initial;
+  const std::size_t nc = sim.columns().size();
+  out.ncol = nc;
+  if (task.member >= 0) {
+    s = sample_member(st, reg, *sys, u.plan.initial, task.member);
+    out.initial = s;
+    // Room for every record: the initial state, every record_every-th step and the last.
+    out.rows.reserve((static_cast<std::size_t>(task.steps / st.record_every) + 2) * nc);
+    sim.run(s, task.h, task.steps, st.record_every,
+            [&](const double* row) { out.rows.insert(out.rows.end(), row, row + nc); }, steps);
+  } else if (!task.file.empty()) {
+    CsvWriter csv(run_folder / u.folder / task.file, sim.columns());
+    try {
+      sim.run(s, task.h, task.steps, st.record_every, [&](const double* row) { csv.row(row); }, steps);
+    } catch (...) {
+      csv.flush();  // keep what was recorded before the failure
+      throw;
+    }
+    csv.close();
+  } else {
+    sim.run(s, task.h, task.steps, 1, {}, steps);
+  }
+  out.final = s;
+  out.summary = sim.summary();
+}
+
+}  // namespace
+
+RunUnit plan_unit(const Study& study, fs::path folder) {
+  RunUnit u{study, plan_study(study), std::move(folder), {}, 0, 0};
+  u.tasks = u.plan.tasks;
+  u.listed = u.tasks.size();
+  if (study.kind == "convergence" && !study.reference.exact) {
+    // The declared run, and the same at twice the step: their difference bounds its error.
+    const double h = study.reference.run.h;
+    const long n = steps_for(study.T, h, study.file + ": /reference/h");
+    Task ref{0, "reference", h, n, "", -1, 1};
+    u.tasks.push_back(ref);
+    if (n % 2 == 0) u.tasks.push_back({0, "reference", 2.0 * h, n / 2, "", -1, 2});
+  }
+  return u;
+}
+
+TaskOutcome run_task(const RunUnit& u, const Task& task, const fs::path& run_folder, std::atomic<long>* steps) {
+  TaskOutcome out;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    if (task.reference) run_reference(u, task, out, steps);
+    else run_simulation(u, task, run_folder, out, steps);
+    out.ok = true;
+  } catch (...) {
+    out.ok = false;
+    out.error = what_of(std::current_exception());
+    out.rows.clear();
+    out.rows.shrink_to_fit();
+  }
+  out.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace dalembert

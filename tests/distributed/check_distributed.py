@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Issue 16 checks, run by CTest: a study's run folder is byte-identical whatever ranks, threads
+or interruptions produced it (the manifest's timings and execution record aside).
+
+  check_distributed.py identical CLI STUDY [--mpirun MPIRUN]   1 process vs mpirun -n 1,2,3 x threads 1,2
+  check_distributed.py resume CLI STUDY [--mpirun MPIRUN]      SIGKILL part-way, --resume, compare, count
+  check_distributed.py refused CLI STUDY                       --resume against a changed study is refused
+  check_distributed.py failing CLI STUDY [--mpirun MPIRUN]     failed tasks named; the run .failed; the rest kept
+"""
+import json, os, re, subprocess, sys, tempfile, time
+
+TIMING_KEYS = {"wall_time_s", "threads", "execution"}
+
+
+def strip(j):
+    if isinstance(j, dict):
+        return {k: strip(v) for k, v in j.items() if k not in TIMING_KEYS}
+    if isinstance(j, list):
+        return [strip(v) for v in j]
+    return j
+
+
+def files_of(folder):
+    out = []
+    for root, _, names in os.walk(folder):
+        for n in names:
+            out.append(os.path.relpath(os.path.join(root, n), folder))
+    return sorted(out)
+
+
+def compare(a, b, what):
+    fa, fb = files_of(a), files_of(b)
+    if fa != fb:
+        sys.exit(f"FAIL {what}: different files: {sorted(set(fa) ^ set(fb))}")
+    if any(f.startswith("checkpoint") for f in fa):
+        sys.exit(f"FAIL {what}: the complete run kept its checkpoint")
+    for f in fa:
+        pa, pb = os.path.join(a, f), os.path.join(b, f)
+        if os.path.basename(f) == "manifest.json":
+            ja, jb = strip(json.load(open(pa))), strip(json.load(open(pb)))
+            if ja != jb:
+                sys.exit(f"FAIL {what}: {f} differs beyond timings")
+        elif open(pa, "rb").read() != open(pb, "rb").read():
+            sys.exit(f"FAIL {what}: {f} is not byte-identical")
+    print(f"ok {what}: {len(fa)} files identical")
+    return len(fa)
+
+
+def mpi_env():
+    env = dict(os.environ)
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMPI_MCA_rmaps_base_oversubscribe": "1", "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+    return env
+
+
+def command(cli, study, out, threads, ranks=0, mpirun=None, extra=()):
+    cmd = [cli, "run", study, "--out", out, "--threads", str(threads), "--no-plots", "--quiet", *extra]
+    if ranks:
+        cmd = [mpirun, "--oversubscribe", "-n", str(ranks)] + cmd
+    return cmd
+
+
+def run(cmd, expect=0, env=None):
+    r = subprocess.run(cmd, env=env or mpi_env(), capture_output=True, text=True, timeout=600)
+    if r.returncode != expect:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode} (expected {expect}):\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+def manifest(folder):
+    return json.load(open(os.path.join(folder, "manifest.json")))
+
+
+def identical(cli, study, mpirun):
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "single")
+        run(command(cli, study, base, 1))
+        cases = [(r, t) for r in (1, 2, 3) for t in (1, 2)] if mpirun else [(0, 2)]
+        for ranks, threads in cases:
+            out = os.path.join(tmp, f"r{ranks}_t{threads}")
+            run(command(cli, study, out, threads, ranks, mpirun))
+            if ranks and manifest(out)["execution"]["ranks"] != ranks:
+                sys.exit(f"FAIL: mpirun -n {ranks} ran on {manifest(out)['execution']['ranks']} ranks")
+            compare(base, out, f"{os.path.basename(study)} at {ranks or 1} ranks x {threads} threads")
+
+
+def chunks_in(folder):
+    d = os.path.join(folder, "checkpoint")
+    return sorted(f for f in os.listdir(d) if f.endswith(".bin")) if os.path.isdir(d) else []
+
+
+def kill_part_way(cmd, staging, at_least):
+    p = subprocess.Popen(cmd, env=mpi_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 300
+    while len(chunks_in(staging)) < at_least:
+        if p.poll() is not None:
+            sys.exit(f"FAIL: the run ended (exit {p.returncode}) before {at_least} tasks were checkpointed; make it longer")
+        if time.time() > deadline:
+            sys.exit("FAIL: timeout waiting for checkpoints")
+        time.sleep(0.01)
+    # Every process of the job, as a batch system's kill does: mpirun puts each rank in a process
+    # group of its own, but they stay in the session the run was started in.
+    subprocess.run(["pkill", "-KILL", "-s", str(p.pid)])
+    p.wait()
+    while subprocess.run(["pgrep", "-s", str(p.pid)], capture_output=True).returncode == 0:
+        time.sleep(0.05)
+    return len(chunks_in(staging))
+
+
+def resume(cli, study, mpirun):
+    with tempfile.TemporaryDirectory() as tmp:
+        base = os.path.join(tmp, "uninterrupted")
+        # With progress on and stderr not a terminal: a line every 0.2 s (a batch job's log).
+        loud = command(cli, study, base, 1)
+        loud.remove("--quiet")
+        r = run(loud, env=dict(mpi_env(), DALEMBERT_PROGRESS_SECONDS="0.2"))
+        total = manifest(base)["execution"]["tasks"]
+        lines = [l for l in r.stderr.splitlines() if re.match(r"distributed_resume: +[0-9.]+%  [0-9]+/" + str(total) + r" tasks  .* elapsed  ETA ", l)]
+        done = [int(re.search(r"([0-9]+)/", l).group(1)) for l in lines]
+        if not lines or done != sorted(done) or done[-1] == 0:
+            sys.exit(f"FAIL: progress lines on stderr: {r.stderr}")
+        print(f"ok: {len(lines)} progress lines, e.g. {lines[-1]!r}")
+        # Killed part-way (under mpirun -n 2 when MPI is there), resumed by one process, and once more.
+        out = os.path.join(tmp, "killed")
+        first = command(cli, study, out, 1, 2 if mpirun else 0, mpirun)
+        kept = kill_part_way(first, out + ".incomplete", 8)
+        if os.path.exists(out):
+            sys.exit("FAIL: a killed run left a complete folder")
+        if not (8 <= kept < total):
+            sys.exit(f"FAIL: {kept} of {total} tasks checkpointed at the kill")
+        run(command(cli, study, out, 2, extra=("--resume",)))
+        ex = manifest(out)["execution"]
+        print(f"killed after {kept} of {total} tasks; resumed: kept {ex['tasks_resumed']}, computed {ex['tasks_computed']}")
+        if ex["tasks_resumed"] != kept or ex["tasks_computed"] != total - kept:
+            sys.exit(f"FAIL: the resumed run kept {ex['tasks_resumed']} and computed {ex['tasks_computed']} "
+                     f"of {total} tasks ({kept} were checkpointed)")
+        compare(base, out, f"{os.path.basename(study)} killed and resumed")
+        # A resume of a complete run does nothing and says so.
+        again = command(cli, study, out, 1, extra=("--resume",))
+        again.remove("--quiet")
+        r = run(again)
+        if "nothing to resume" not in r.stdout:
+            sys.exit(f"FAIL: --resume of a complete run: {r.stdout}")
+
+
+def refused(cli, study):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run")
+        kill_part_way(command(cli, study, out, 1), out + ".incomplete", 4)
+        changed = json.load(open(study))
+        changed["integrators"][0]["params"]["alpha"] = 0.25
+        changed_file = os.path.join(tmp, "changed.json")
+        json.dump(changed, open(changed_file, "w"))
+        r = run(command(cli, changed_file, out, 1, extra=("--resume",)), expect=1)
+        want = "cannot resume: the study changed since the interrupted run: /integrators/0/params/alpha: 0.5 -> 0.25"
+        if want not in r.stderr:
+            sys.exit(f"FAIL: the refusal does not name the change:\n{r.stderr}")
+        if not os.path.isdir(out + ".incomplete") or len(chunks_in(out + ".incomplete")) < 4:
+            sys.exit("FAIL: a refused resume touched the interrupted run")
+        print("ok: " + r.stderr.strip())
+
+
+def failing(cli, study, mpirun):
+    """STUDY's integrator "Newton1" fails at every h; everything else runs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run")
+        r = run(command(cli, study, out, 1, 2 if mpirun else 0, mpirun), expect=1)
+        errors = [l for l in r.stderr.splitlines() if "error:" in l]
+        if len(errors) != 1 or "/integrators/1 [Newton1, h = 0.1]" not in errors[0] or "Newton" not in errors[0]:
+            sys.exit(f"FAIL: the failure is not one line naming the task and its error:\n{r.stderr}")
+        failed = out + ".failed"
+        if os.path.exists(out) or not os.path.isfile(os.path.join(failed, "error.txt")):
+            sys.exit("FAIL: a run with failed tasks is not NAME.failed with error.txt")
+        tasks = manifest(failed)["tasks"]
+        bad = sorted(t["label"] for t in tasks if not t["ok"])
+        if bad != ["Newton1"] * 3:
+            sys.exit(f"FAIL: failed tasks {bad}")
+        # Every task that finished is kept: 6 rungs of DLA and RK4 and the 2 reference runs.
+        kept = len(chunks_in(failed))
+        if kept != 11:
+            sys.exit(f"FAIL: {kept} chunk files kept, expected 11 (9 ladder rungs + 2 references)")
+        # A resume recomputes only the failed tasks (and fails again, for the same reason).
+        r = run(command(cli, study, out, 1, extra=("--resume",)), expect=1)
+        ck = len(chunks_in(failed))
+        print(f"ok: {errors[0][:160]}...; kept {kept} chunks, resumed into {failed} ({ck} chunks)")
+
+
+if __name__ == "__main__":
+    mode, cli, study = sys.argv[1:4]
+    mpirun = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--mpirun" else None
+    {"identical": lambda: identical(cli, study, mpirun), "resume": lambda: resume(cli, study, mpirun),
+     "refused": lambda: refused(cli, study), "failing": lambda: failing(cli, study, mpirun)}[mode]()
