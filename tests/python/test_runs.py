@@ -68,6 +68,7 @@ def test_trajectory(dalembert, tmp_path, trajectory_study):
     manifest = cli_manifest(cli_folder)
     run = dalembert.run(path, out=tmp_path / "py", threads=2)
     assert run.kind == "trajectory" and run.folder == tmp_path / "py"
+    assert run.manifest["threads"] == 2  # the thread count given reaches the runner
     files = cli_files(manifest, "trajectory")
     assert sorted(f["label"] for f in files) == ["DLA", "Psi_h", "RK4"]
     for f in files:

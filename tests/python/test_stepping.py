@@ -85,3 +85,24 @@ def test_errors_name_the_bad_value(dalembert):
     sleigh = dalembert.system("chaplygin_sleigh")
     with pytest.raises(dalembert.InputError, match="0.3"):
         dalembert.simulate(sleigh, dalembert.integrator("rk4", sleigh), sleigh.state(Q0, V0), 0.3, 1.0)
+
+
+def test_simulate_releases_the_gil(dalembert):
+    """While simulate() runs in one thread, Python runs in another: with the GIL held the main
+    thread would not get a single iteration in until the run returned."""
+    import threading
+    sleigh = dalembert.system("chaplygin_sleigh", SLEIGH)
+    rk4 = dalembert.integrator("rk4", sleigh)
+    started = threading.Event()
+
+    def work():
+        started.set()
+        dalembert.simulate(sleigh, rk4, sleigh.state(Q0, V0), H, 400000 * H, record_every=1000)
+    t = threading.Thread(target=work)
+    t.start()
+    started.wait()
+    ticks = 0
+    while t.is_alive():
+        ticks += 1
+    t.join()
+    assert ticks > 1000
