@@ -11,6 +11,8 @@ namespace dalembert::python {
 void register_errors(py::module_& m) {
   static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
   static py::exception<InputError> input_error(m, "InputError", error.ptr());
+  error.attr("__module__") = "dalembert";  // tracebacks say dalembert.Error, as users catch it
+  input_error.attr("__module__") = "dalembert";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
