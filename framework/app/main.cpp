@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <cstring>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
@@ -56,11 +57,10 @@ A plugin file is opened only when a study uses it (list and describe open them a
 )";
 
 // The one line "error: ..." on stderr (an MPI job's other ranks name themselves), exit status 1.
-int fail(std::string msg) {
-  for (std::size_t p; (p = msg.find('\n')) != std::string::npos;) msg.replace(p, 1, "; ");  // one line, whatever a library put in it
+int fail(const std::string& msg) {
   const int rank = process_cluster().rank();
   if (rank != 0) std::fprintf(stderr, "rank %d: ", rank);
-  std::fprintf(stderr, "error: %s\n", msg.c_str());
+  std::fprintf(stderr, "error: %s\n", one_line(msg).c_str());  // one line, whatever a library put in it
   return 1;
 }
 

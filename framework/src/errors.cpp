@@ -30,3 +30,14 @@ RunFailure::RunFailure(const std::string& message, long step, double t) : Error(
 RunFailure::~RunFailure() = default;
 
 }  // namespace dalembert
+
+#include <dalembert/core/error_text.hpp>
+
+namespace dalembert {
+
+std::string one_line(std::string message) {
+  for (std::size_t p; (p = message.find('\n')) != std::string::npos;) message.replace(p, 1, "; ");
+  return message;
+}
+
+}  // namespace dalembert

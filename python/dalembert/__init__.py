@@ -1,0 +1,38 @@
+"""dalembert from Python: run studies, step systems, read results as numpy arrays and pandas DataFrames.
+
+    import dalembert
+    run = dalembert.run("studies/newmark/fig1_particle.json")   # or a dict
+    run.trajectory("DLA")                                       # a DataFrame
+    old = dalembert.load("results/fig1_particle")               # a run folder of the command line
+
+    sleigh = dalembert.system("chaplygin_sleigh", {"I": 1, "m": 1, "a": 0.3})
+    gni = dalembert.integrator("gni", sleigh)
+    s = sleigh.state([0, 0, 0], [0.25, -1, 0.075])
+    gni.step(s, 0.15); sleigh.energy(s)
+    df = dalembert.simulate(sleigh, gni, s, 0.15, 15, observers=["energy_error"])
+
+``load`` and ``Run`` are pure Python; everything else needs the compiled module ``_dalembert``.
+Framework errors arrive as ``dalembert.Error`` (bad input: ``dalembert.InputError``), carrying the
+one-line message the command line prints after "error: ".
+"""
+from .load import Run, load
+
+try:
+    from . import _dalembert
+except ImportError as _e:  # the loader works without it
+    _dalembert = None
+    _import_error = _e
+
+    class Error(RuntimeError):
+        """A framework error (the compiled module is not available)."""
+
+    class InputError(Error):
+        """Bad input (the compiled module is not available)."""
+else:
+    from ._dalembert import Error, InputError, Integrator, State, System
+    __version__ = _dalembert.version
+
+from .api import describe, integrator, plugins, run, simulate, system
+
+__all__ = ["Error", "InputError", "Run", "State", "System", "Integrator", "describe", "integrator", "load",
+           "plugins", "run", "simulate", "system"]

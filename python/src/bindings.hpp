@@ -1,0 +1,26 @@
+#pragma once
+// What the files of the extension module _dalembert share: the registry every binding uses, JSON
+// exchanged with Python objects, and one registration function per file (module.cpp calls them).
+#include <dalembert/plugin/registry.hpp>
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+namespace dalembert::python {
+
+namespace py = pybind11;
+
+/// The registry of the process, as the command line builds it (DALEMBERT_PLUGIN_PATH, then the
+/// plugins next to libdalembert). Never destroyed: plugin objects may outlive the module's teardown.
+const Registry& registry();
+
+/// A JSON value from a Python object (dict, list, str, number, bool, None) and back, through the
+/// json module: one rule for both directions, NaN written as null as the framework does.
+nlohmann::json to_json(const py::handle& obj);
+py::object from_json(const nlohmann::json& j);
+
+void register_errors(py::module_& m);    // errors.cpp: dalembert.Error, InputError
+void register_runs(py::module_& m);      // runs.cpp: run a study into a folder
+void register_plugins(py::module_& m);   // plugins.cpp: list and describe plugins
+void register_stepping(py::module_& m);  // stepping.cpp: State, System, Integrator, simulate
+
+}  // namespace dalembert::python

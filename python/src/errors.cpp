@@ -1,0 +1,29 @@
+// Errors: every exception of the framework reaches Python as dalembert.Error (a RuntimeError),
+// bad input as its subclass dalembert.InputError, with the one-line text the command line prints
+// after "error: ".
+#include "bindings.hpp"
+
+#include <dalembert/core/error_text.hpp>
+#include <dalembert/core/errors.hpp>
+
+namespace dalembert::python {
+
+void register_errors(py::module_& m) {
+  static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
+  static py::exception<InputError> input_error(m, "InputError", error.ptr());
+  error.attr("__module__") = "dalembert";  // tracebacks say dalembert.Error, as users catch it
+  input_error.attr("__module__") = "dalembert";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      input_error(one_line(e.what()).c_str());
+    } catch (const Error& e) {
+      error(one_line(e.what()).c_str());
+    } catch (const nlohmann::json::exception& e) {  // e.g. a study that is not valid JSON
+      error(one_line(e.what()).c_str());
+    }
+  });
+}
+
+}  // namespace dalembert::python

@@ -1,0 +1,33 @@
+// The extension module _dalembert; the package dalembert (python/dalembert) wraps it.
+#include "bindings.hpp"
+
+#include <dalembert/study/runner.hpp>
+
+namespace dalembert::python {
+
+const Registry& registry() {
+  static const Registry* reg = new Registry();  // leaked on purpose (bindings.hpp)
+  return *reg;
+}
+
+nlohmann::json to_json(const py::handle& obj) {
+  const auto dumps = py::module_::import("json").attr("dumps");
+  return nlohmann::json::parse(dumps(obj).cast<std::string>());
+}
+
+py::object from_json(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+}  // namespace dalembert::python
+
+PYBIND11_MODULE(_dalembert, m) {
+  using namespace dalembert::python;
+  m.doc() = "dalembert's C++ core: runs studies, lists plugins, steps systems (use the package dalembert)";
+  m.attr("version") = dalembert::version();
+  m.attr("revision") = dalembert::source_revision();
+  register_errors(m);
+  register_runs(m);
+  register_plugins(m);
+  register_stepping(m);
+}
