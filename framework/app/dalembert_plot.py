@@ -18,6 +18,8 @@ indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry
   the axes)
   convergence log-log error ("y", default error_qv) against h from convergence.csv, one line per
               integrator, labelled with its fitted order
+  work_precision  work_precision studies: error ("y", default error_qv) against the median CPU time
+              of the timed runs, log-log, the spread of the times as bars (work_precision.csv)
   members     ensembles: column "y" of every member against t (ensemble_members_<label>.csv); with
               "x" and "times", every member's point (x, y) at those times
   (path and members snapshots take "outline": {"ellipse": [a, b]}, e.g. a billiard table)
@@ -387,6 +389,32 @@ def draw_convergence(ax, folder, manifest, fig, methods, warnings):
         ax.loglog(hs, positive(es, True), label=text, **methods.style(lab, 0))
     step_ticks(ax, data["h"])
     ax.set_xlabel(fig.get("xlabel", "step size h"))
+    ax.set_ylabel(fig.get("ylabel", y))
+    ax.grid(True, which="both", alpha=0.3)
+    legend(ax, fontsize=7)
+
+
+def draw_work_precision(ax, folder, manifest, fig, methods, warnings):
+    """Work-precision diagram (DiffEqDevTools' WorkPrecisionSet): for each integrator, the error
+    at T ("y", default error_qv) against the median CPU time of the timed runs at each h, log-log,
+    the min-max spread of the times as horizontal bars; better methods lie lower left."""
+    y = fig.get("y", "error_qv")
+    data = read_csv(os.path.join(folder, "work_precision.csv"))
+    labels = []
+    for lab in column(data, "label", "work_precision.csv", fig):
+        if lab not in labels:
+            labels.append(lab)
+    for lab in methods.sorted(labels):
+        rows = [i for i, l in enumerate(data["label"]) if l == lab]
+        t = [data["cpu_median_s"][i] for i in rows]
+        lo = [data["cpu_median_s"][i] - data["cpu_min_s"][i] for i in rows]
+        hi = [data["cpu_max_s"][i] - data["cpu_median_s"][i] for i in rows]
+        e = positive([column(data, y, "work_precision.csv", fig)[i] for i in rows], True)
+        style = dict(methods.style(lab, 0))
+        ax.errorbar(t, e, xerr=[lo, hi], label=methods.name(lab), capsize=2, **style)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(fig.get("xlabel", "CPU time per run (s), median of the timed runs"))
     ax.set_ylabel(fig.get("ylabel", y))
     ax.grid(True, which="both", alpha=0.3)
     legend(ax, fontsize=7)
@@ -896,9 +924,9 @@ def wrap_title(title, width):
     return "\n".join(lines).replace(keep, " ")
 
 
-DRAW = {"path": draw_path, "convergence": draw_convergence, "summary": draw_summary, "snapshots": draw_snapshots,
+DRAW = {"path": draw_path, "convergence": draw_convergence, "work_precision": draw_work_precision, "summary": draw_summary, "snapshots": draw_snapshots,
         "members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}
-SIZES = {"path": (6, 6), "convergence": (6.5, 5), "summary": (6.5, 5), "snapshots": (10, 6)}
+SIZES = {"path": (6, 6), "convergence": (6.5, 5), "work_precision": (6.5, 5), "summary": (6.5, 5), "snapshots": (10, 6)}
 
 
 def draw_figure(fig, folder, manifest, outdir, methods, warnings):

@@ -15,7 +15,7 @@ namespace dalembert {
 
 namespace {
 
-constexpr char magic[8] = {'D', 'A', 'L', 'C', 'H', 'K', '1', '\n'};
+constexpr char magic[8] = {'D', 'A', 'L', 'C', 'H', 'K', '2', '\n'};
 
 // FNV-1a over the bytes: enough to tell a torn or foreign file from a whole one.
 std::uint64_t checksum(const char* p, std::size_t n) {
@@ -191,6 +191,7 @@ void Checkpoint::write_chunk(std::size_t c, std::size_t first, const std::vector
     }
     w.put<std::uint64_t>(o.ncol);
     w.put(o.rows.data(), o.rows.size());
+    w.put(o.cpu.data(), o.cpu.size());
   }
   w.put(checksum(w.out.data(), w.out.size()));
   write_file_atomically(chunk_file(c), w.out);
@@ -221,6 +222,7 @@ std::vector<TaskOutcome> Checkpoint::read_chunk(std::size_t c, std::size_t first
     }
     o.ncol = r.get<std::uint64_t>();
     o.rows = r.doubles();
+    o.cpu = r.doubles();
   }
   if (!r.at_end()) throw Error("checkpoint file " + file.string() + " has trailing bytes");
   return out;

@@ -33,10 +33,10 @@ class LocalCluster final : public Cluster {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   std::vector<ChunkFailure> execute(const std::vector<std::size_t>& order, int threads,
-                                    const std::function<void(std::size_t)>& run, ProgressMeter&) override {
+                                    const std::function<void(std::size_t)>& run, ProgressMeter&, bool serial) override {
     std::vector<ChunkFailure> failures;
     std::mutex m;
-    parallel_indices(threads, order.size(), [&](std::size_t i) {
+    parallel_indices(serial ? 1 : threads, order.size(), [&](std::size_t i) {
       try {
         run(order[i]);
       } catch (const std::exception& e) {

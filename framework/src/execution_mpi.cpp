@@ -135,8 +135,10 @@ class MpiCluster final : public Cluster {
   int size() const override { return size_; }
 
   std::vector<ChunkFailure> execute(const std::vector<std::size_t>& order, int threads,
-                                    const std::function<void(std::size_t)>& run, ProgressMeter& progress) override {
-    return rank_ == 0 ? serve(order, threads, run, progress) : work(threads, run, progress);
+                                    const std::function<void(std::size_t)>& run, ProgressMeter& progress,
+                                    bool serial) override {
+    if (serial) threads = 1;
+    return rank_ == 0 ? serve(order, threads, run, progress, serial) : work(threads, run, progress);
   }
 
   bool all(bool ok) override {
@@ -156,8 +158,9 @@ class MpiCluster final : public Cluster {
 
  private:
   // Rank 0: hands out chunks in order to its own threads and to every rank that asks.
+  // `serial`: every other rank is told at once that there is nothing for it.
   std::vector<ChunkFailure> serve(const std::vector<std::size_t>& order, int threads,
-                                  const std::function<void(std::size_t)>& run, ProgressMeter& progress) {
+                                  const std::function<void(std::size_t)>& run, ProgressMeter& progress, bool serial) {
     std::vector<ChunkFailure> failures;
     std::size_t next = 0;
     int ranks_done = 0;
@@ -169,7 +172,7 @@ class MpiCluster final : public Cluster {
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (!flag) break;
         busy = true;
-        receive(st, order, next, ranks_done, failures, progress);
+        receive(st, serial ? order.size() : next, order, next, ranks_done, failures, progress);
       }
       for (long w = local.queue.wanted(); w > 0 && next < order.size(); --w) local.queue.push(order[next++]);
       if (next == order.size()) local.queue.close();
@@ -180,8 +183,9 @@ class MpiCluster final : public Cluster {
     return failures;
   }
 
-  void receive(const MPI_Status& st, const std::vector<std::size_t>& order, std::size_t& next, int& ranks_done,
-               std::vector<ChunkFailure>& failures, ProgressMeter& progress) {
+  // `offer`: the next chunk another rank may take (order.size(): none).
+  void receive(const MPI_Status& st, std::size_t offer, const std::vector<std::size_t>& order, std::size_t& next,
+               int& ranks_done, std::vector<ChunkFailure>& failures, ProgressMeter& progress) {
     const int from = st.MPI_SOURCE;
     if (st.MPI_TAG == request || st.MPI_TAG == done) {
       long counts[2];
@@ -192,7 +196,7 @@ class MpiCluster final : public Cluster {
         ++ranks_done;
         return;
       }
-      long c = next < order.size() ? static_cast<long>(order[next++]) : -1;
+      long c = offer < order.size() ? static_cast<long>(order[next++]) : -1;
       MPI_Send(&c, 1, MPI_LONG, from, assign, MPI_COMM_WORLD);  // small: buffered eagerly
     } else if (st.MPI_TAG == failure) {
       int n = 0;

@@ -38,7 +38,7 @@ double steps_of(double T, double h) { return std::round(T / std::abs(h)); }
 
 // The step sizes integrator i runs with.
 std::vector<double> step_sizes(const Study& s, std::size_t i) {
-  if (s.kind == "convergence") return s.h;
+  if (ladder_kind(s.kind)) return s.h;
   return {s.integrators[i].h != 0.0 ? s.integrators[i].h : s.h.at(0)};
 }
 
@@ -100,11 +100,12 @@ Workload workload(const Study& s) {
     for (double h : step_sizes(s, i)) {
       const double steps = steps_of(s.T, h), records = std::ceil(steps / static_cast<double>(s.record_every));
       w.tasks += members;
-      w.total_steps += members * steps * substeps(s.integrators[i].params);  // composition stages count
-      if (s.kind == "convergence") w.rows += 1;  // one row of the error table per task
+      const double runs = s.kind == "work_precision" ? 1.0 + s.repeats : 1.0;  // the timed repeats
+      w.total_steps += runs * members * steps * substeps(s.integrators[i].params);  // composition stages count
+      if (ladder_kind(s.kind)) w.rows += 1;  // one row of the error table per task
       else w.rows += (ensemble ? (s.ensemble.write_members ? members : 0.0) + 1.0 : 1.0) * records;
     }
-  if (s.kind == "convergence" && !s.reference.exact) w.total_steps += steps_of(s.T, s.reference.run.h);
+  if (ladder_kind(s.kind) && !s.reference.exact) w.total_steps += steps_of(s.T, s.reference.run.h);
   w.bytes = w.rows * columns * 24.0;
   return w;
 }

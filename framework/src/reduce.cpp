@@ -59,7 +59,7 @@ json plugin_list(const RunUnit& u) {
   for (const auto& p : st.observers) note(PluginKind::Observer, p.plugin);
   if (st.kind == "ensemble") note(PluginKind::Sampler, st.ensemble.sampler.plugin);
   if (st.impact_map) note(PluginKind::Impact, st.impact_map->plugin);
-  if (st.kind == "convergence" && !st.reference.exact) note(PluginKind::Integrator, st.reference.run.plugin);
+  if (ladder_kind(st.kind) && !st.reference.exact) note(PluginKind::Integrator, st.reference.run.plugin);
   return plugins;
 }
 
@@ -89,7 +89,8 @@ class Reducer {
                  {"plugins", plugin_list(u_)}};
     if (!non_finite_.empty()) manifest_["non_finite_summaries"] = non_finite_;
     if (st_.kind == "ensemble" && errors_.failed == 0) ensembles();
-    if (st_.kind == "convergence" && errors_.failed == 0) convergence();
+    if (ladder_kind(st_.kind) && errors_.failed == 0) convergence();
+    if (st_.kind == "work_precision" && errors_.failed == 0) work_precision();
     manifest_["files"] = files_;
     return {manifest_, errors_.str(), errors_.failed};
   }
@@ -298,6 +299,37 @@ class Reducer {
                      st_.name.c_str(), fmt(estimate).c_str(), fmt(finest).c_str());
     }
     files_.push_back({{"path", "convergence.csv"}, {"kind", "convergence"}, {"columns", cols}});
+  }
+
+  // Work-precision: each rung's error beside the CPU time of its timed runs (median, min, max).
+  void work_precision() {
+    const std::vector<std::string> cols = {"label", "h", "steps", "error_qv", "energy_error", "cpu_median_s", "cpu_min_s",
+                                           "cpu_max_s", "repeats"};
+    CsvWriter csv(dir_ / "work_precision.csv", cols);
+    json wp = json::array();
+    for (std::size_t i = 0; i < st_.integrators.size(); ++i) {
+      const json& conv = manifest_["convergence"][i];
+      json rows = json::array();
+      std::size_t rung = 0;
+      for (std::size_t k = 0; k < u_.listed; ++k) {
+        if (u_.tasks[k].integrator != i) continue;
+        std::vector<double> cpu = outcomes_[k].cpu;
+        std::sort(cpu.begin(), cpu.end());
+        const std::size_t n = cpu.size();
+        const double median = n % 2 ? cpu[n / 2] : 0.5 * (cpu[n / 2 - 1] + cpu[n / 2]);
+        const json& e = conv["errors"][rung++];
+        const double err = e["error_qv"].get<double>(), ee = e["energy_error"].get<double>();
+        csv.row({st_.integrators[i].label}, {u_.tasks[k].h, double(u_.tasks[k].steps), err, ee, median, cpu.front(),
+                                             cpu.back(), double(n)});
+        rows.push_back({{"h", u_.tasks[k].h}, {"steps", u_.tasks[k].steps}, {"error_qv", err}, {"energy_error", ee},
+                        {"cpu_median_s", median}, {"cpu_min_s", cpu.front()}, {"cpu_max_s", cpu.back()},
+                        {"cpu_per_step_s", median / double(u_.tasks[k].steps)}});
+      }
+      wp.push_back({{"label", st_.integrators[i].label}, {"rows", rows}});
+    }
+    csv.close();
+    manifest_["work_precision"] = wp;
+    files_.push_back({{"path", "work_precision.csv"}, {"kind", "work_precision"}, {"columns", cols}});
   }
 
   const RunUnit& u_;

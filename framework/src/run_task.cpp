@@ -1,6 +1,7 @@
 // One task of a run: one integrator at one step size, one ensemble member, or a convergence
 // reference run, each with plugin instances of its own.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/sampler.hpp>
@@ -63,6 +64,35 @@ void run_reference(const RunUnit& u, const Task& task, TaskOutcome& out, std::at
   out.final = s;
 }
 
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Work-precision studies: `repeats` more runs of the task, each on fresh plugin instances and
+// without observers, timed around the stepping loop alone in this thread's CPU time (the runner
+// runs such a study's tasks one at a time, so that runs do not disturb each other's timing).
+void time_repeats(const RunUnit& u, const Task& task, TaskOutcome& out, std::atomic<long>* steps) {
+  const Study& st = u.study;
+  const Registry& reg = *u.plan.registry;
+  const PluginUse& use = st.integrators[task.integrator];
+  for (int r = 0; r < st.repeats; ++r) {
+    auto sys = reg.make_system(st.system.plugin, st.system.params, st.system.where);
+    auto integ = reg.make_integrator(use.plugin, use.params, use.where);
+    Simulation sim(*sys, *integ);
+    std::unique_ptr<ImpactMap> impact;
+    if (st.impact_map) {
+      impact = reg.make_impact(st.impact_map->plugin, st.impact_map->params, st.impact_map->where);
+      sim.set_impact_map(impact.get());
+    }
+    State s = u.plan.initial;
+    const double t0 = thread_cpu_seconds();
+    sim.run(s, task.h, task.steps, 1, {}, steps);
+    out.cpu.push_back(thread_cpu_seconds() - t0);
+  }
+}
+
 void run_simulation(const RunUnit& u, const Task& task, const fs::path& run_folder, TaskOutcome& out,
                     std::atomic<long>* steps) {
   const Study& st = u.study;
@@ -106,6 +136,7 @@ void run_simulation(const RunUnit& u, const Task& task, const fs::path& run_fold
   }
   out.final = s;
   out.summary = sim.summary();
+  if (st.kind == "work_precision") time_repeats(u, task, out, steps);
 }
 
 }  // namespace
@@ -114,7 +145,7 @@ RunUnit plan_unit(const Study& study, fs::path folder) {
   RunUnit u{study, plan_study(study), std::move(folder), {}, 0, 0};
   u.tasks = u.plan.tasks;
   u.listed = u.tasks.size();
-  if (study.kind == "convergence" && !study.reference.exact) {
+  if (ladder_kind(study.kind) && !study.reference.exact) {
     // The declared run, and the same at twice the step: their difference bounds its error.
     const double h = study.reference.run.h;
     const long n = steps_for(study.T, h, study.file + ": /reference/h");

@@ -215,7 +215,8 @@ class Run {
       }
       prepared_.checkpoint->write_chunk(c, part.first(c), outcomes);
     };
-    return cl_.execute(pending_, opt_.threads, run_chunk, meter);
+    // A work-precision study's timed tasks run one at a time, so that they do not disturb each other.
+    return cl_.execute(pending_, opt_.threads, run_chunk, meter, st_.kind == "work_precision");
   }
 
   // Ranks other than 0: rank 0's verdict.

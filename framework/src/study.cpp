@@ -400,7 +400,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
                    "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
-                   "impact_map", "ensemble", "sweep", "limits", "check_derivatives"});
+                   "impact_map", "ensemble", "sweep", "limits", "check_derivatives", "repeats"});
   Study s;
   s.file = file;
   s.raw = j;
@@ -409,8 +409,8 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   s.name = study_name(root, file);
   s.description = root.has("description") ? root["description"].string() : "";
   s.kind = root["kind"].string();
-  if (s.kind != "trajectory" && s.kind != "convergence" && s.kind != "ensemble" && s.kind != "sweep")
-    root["kind"].fail("unknown study kind: use trajectory, convergence, ensemble or sweep");
+  if (s.kind != "trajectory" && !ladder_kind(s.kind) && s.kind != "ensemble" && s.kind != "sweep")
+    root["kind"].fail("unknown study kind: use trajectory, convergence, work_precision, ensemble or sweep");
   if (s.kind == "sweep") return parse_sweep(root, file, s.name, s.limits);
 
   s.system = parse_plugin(root["system"], {});
@@ -433,7 +433,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     if (c.json().is_object() && c.has("display")) u.display = c["display"].string();  // a figure's name for it
     if (c.json().is_object() && c.has("reference")) u.reference = c["reference"].boolean();
     if (c.json().is_object() && c.has("h")) {
-      if (s.kind == "convergence") c["h"].fail("a per-integrator h is not allowed in convergence studies");
+      if (ladder_kind(s.kind)) c["h"].fail("a per-integrator h is not allowed in " + s.kind + " studies");
       u.h = c["h"].number();
       if (u.h == 0.0) c["h"].fail("h must not be zero");
     }
@@ -445,7 +445,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   if (root.has("observers")) {
     const JsonCursor obs = root["observers"];
     for (std::size_t i = 0; i < obs.size(); ++i) s.observers.push_back(parse_plugin(obs.at(i), {}));
-  } else if (s.kind != "convergence") {
+  } else if (!ladder_kind(s.kind)) {
     for (const char* name : {"energy_error", "constraint_residual"}) {
       PluginUse u;
       u.plugin = name;
@@ -480,16 +480,16 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   if (root.has("sweep")) root["sweep"].fail("a \"sweep\" block needs \"kind\": \"sweep\"");
 
   const JsonCursor h = root["h"];
-  if (s.kind != "convergence") {
+  if (!ladder_kind(s.kind)) {
     s.h = {h.number()};
   } else {
     s.h = h.numbers();
-    if (s.h.size() < 2) h.fail("a convergence study needs a ladder of at least two step sizes");
+    if (s.h.size() < 2) h.fail("a " + s.kind + " study needs a ladder of at least two step sizes");
   }
   for (std::size_t i = 0; i < s.h.size(); ++i) {
-    const JsonCursor hi = s.kind != "convergence" ? h : h.at(i);
+    const JsonCursor hi = !ladder_kind(s.kind) ? h : h.at(i);
     if (s.h[i] == 0.0) hi.fail("h must not be zero");
-    if (s.kind == "convergence" && s.h[i] < 0.0) hi.fail("convergence step sizes must be positive");
+    if (ladder_kind(s.kind) && s.h[i] < 0.0) hi.fail(s.kind + " step sizes must be positive");
     check_steps(root["T"], s.T, s.h[i], s.limits);
     steps_for(s.T, s.h[i], hi.where());
   }
@@ -507,7 +507,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
 
   if (root.has("reference")) {
     const JsonCursor r = root["reference"];
-    if (s.kind != "convergence") r.fail("a reference is only used by convergence studies");
+    if (!ladder_kind(s.kind)) r.fail("a reference is only used by convergence and work_precision studies");
     if (r.json().is_string() && r.string() == "exact") {
       s.reference.exact = true;
     } else {
@@ -519,6 +519,12 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       check_steps(root["T"], s.T, s.reference.run.h, s.limits);
       steps_for(s.T, s.reference.run.h, r["h"].where());
     }
+  }
+  if (root.has("repeats")) {
+    if (s.kind != "work_precision") root["repeats"].fail("repeats (timed runs) belong to work_precision studies");
+    const long r = root["repeats"].integer();
+    if (r < 1 || r > 1000) root["repeats"].fail("repeats must lie in [1, 1000]");
+    s.repeats = static_cast<int>(r);
   }
   if (root.has("order_tolerance")) s.order_tolerance = root["order_tolerance"].finite_positive();
   if (root.has("plateau")) s.plateau = root["plateau"].finite_positive();
@@ -539,10 +545,11 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
       root,
       s.kind == "ensemble"      ? std::vector<std::string>{"timeseries", "path", "ensemble", "members", "member_panels", "surface"}
       : s.kind == "convergence" ? std::vector<std::string>{"convergence"}
+      : s.kind == "work_precision" ? std::vector<std::string>{"convergence", "work_precision"}
                                 : std::vector<std::string>{"timeseries", "path", "summary", "snapshots", "impact_path", "table",
                                                            "snapshot_panels", "overlay", "summary_panels"},
       labels_of(s.integrators));
-  if (s.kind == "convergence") check_convergence_figures(root);
+  if (ladder_kind(s.kind)) check_convergence_figures(root);
   s.claims = parse_claims(root, s.kind, labels_of(s.integrators));
   check_workload(root, workload(s), s.limits);
   return s;

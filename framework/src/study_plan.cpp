@@ -330,12 +330,13 @@ StudyPlan plan_study(const Study& st) {
          {"integrators", integrators_run},
          {"observers", observers_run},
          {"T", st.T},
-         {"h", st.kind != "convergence" ? json(st.h[0]) : json(st.h)},
+         {"h", !ladder_kind(st.kind) ? json(st.h[0]) : json(st.h)},
          {"record_every", st.record_every},
          {"check_derivatives", st.check_derivatives},
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
-  if (st.kind == "convergence") {
+  if (st.kind == "work_precision") run["repeats"] = st.repeats;
+  if (ladder_kind(st.kind)) {
     run["order_tolerance"] = st.order_tolerance;
     run["plateau"] = st.plateau;
     run["reference"] = plan_reference(st, plan);

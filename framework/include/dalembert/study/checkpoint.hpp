@@ -30,6 +30,7 @@ struct TaskOutcome {
   std::vector<std::pair<std::string, double>> summary;
   std::size_t ncol = 0;       // values per recorded row
   std::vector<double> rows;   // ensemble members: the recorded rows, row-major
+  std::vector<double> cpu;    // work_precision: the CPU time of each timed run (s)
 };
 
 /// Tasks [first(c), first(c) + size(c)) form chunk c.

@@ -40,8 +40,10 @@ class BOOST_SYMBOL_VISIBLE Cluster {
   /// Runs run(c) for every chunk c of `order` (rank 0's list counts; the others may pass an empty
   /// one) across every rank, `threads` threads per rank (0: all cores). Returns, on rank 0, the
   /// chunks whose run threw on any rank; `progress` (rank 0's) counts the steps and tasks of all.
+  /// `serial`: one chunk at a time, on rank 0 (timed runs that must not disturb each other).
   virtual std::vector<ChunkFailure> execute(const std::vector<std::size_t>& order, int threads,
-                                            const std::function<void(std::size_t)>& run, ProgressMeter& progress) = 0;
+                                            const std::function<void(std::size_t)>& run, ProgressMeter& progress,
+                                            bool serial = false) = 0;
   /// True on every rank if `ok` is true on every rank.
   virtual bool all(bool ok) = 0;
   /// Rank 0's value, on every rank (the others wait without spinning a core).

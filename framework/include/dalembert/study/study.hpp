@@ -75,6 +75,7 @@ struct Study {
   Reference reference;
   double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
   double plateau = 1e-12;         // errors below this are round-off, masked from the fit
+  int repeats = 5;                // work_precision: timed runs per integrator and h (median, min, max)
   std::vector<std::string> plugin_paths;
   EnsembleSpec ensemble;  // kind == "ensemble"
   SweepSpec sweep;        // kind == "sweep"
@@ -84,6 +85,10 @@ struct Study {
   nlohmann::json raw;  // the file as read
   std::string where(const std::string& json_path) const { return file + ": " + json_path; }
 };
+
+/// Kinds that run every integrator over a ladder of step sizes against a reference: convergence,
+/// and work_precision (the same, each rung also timed: error against CPU time).
+inline bool ladder_kind(const std::string& kind) { return kind == "convergence" || kind == "work_precision"; }
 
 /// Reads and checks a study file (syntax, keys, types, values, names, limits; a sweep: every cell).
 Study load_study(const std::string& file);
