@@ -102,29 +102,4 @@ void CsvWriter::close() {
   if (ec) throw Error("cannot rename " + part_name(path_).string() + " to " + path_.string() + ": " + ec.message());
 }
 
-OrderedCsvWriter::OrderedCsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns,
-                                   std::size_t blocks)
-    : csv_(file, columns), path_(file), waiting_(blocks), arrived_(blocks, 0) {}
-
-void OrderedCsvWriter::put(std::size_t k, std::string text) {
-  std::lock_guard<std::mutex> lock(m_);
-  if (k >= arrived_.size() || arrived_[k])
-    throw Error(path_.string() + ": block " + std::to_string(k) + " given twice or out of range (" +
-                std::to_string(arrived_.size()) + " blocks)");
-  arrived_[k] = 1;
-  waiting_[k] = std::move(text);
-  for (; next_ < arrived_.size() && arrived_[next_]; ++next_) {
-    csv_.write_text(waiting_[next_]);
-    std::string().swap(waiting_[next_]);  // release the text once written
-  }
-}
-
-void OrderedCsvWriter::close() {
-  std::lock_guard<std::mutex> lock(m_);
-  if (next_ < arrived_.size())
-    throw Error(path_.string() + ": block " + std::to_string(next_) + " of " + std::to_string(arrived_.size()) +
-                " was never written");
-  csv_.close();
-}
-
 }  // namespace dalembert

@@ -4,7 +4,6 @@
 #include <boost/config.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,27 +33,6 @@ class BOOST_SYMBOL_VISIBLE CsvWriter {
   std::size_t ncol_;
   std::filesystem::path path_;
   std::string line_;  // row()'s buffer
-};
-
-/// A CSV file assembled from blocks of rows (an ensemble's members) that are formatted on any
-/// thread and finish in any order: block k is written as soon as blocks 0..k-1 are, so the file is
-/// the same for any thread count, and only the text of blocks that finished early waits in memory.
-/// put() may be called from several threads at once.
-class BOOST_SYMBOL_VISIBLE OrderedCsvWriter {
- public:
-  OrderedCsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns, std::size_t blocks);
-  /// Block k's rows (text made by CsvWriter::format_row); each block exactly once.
-  void put(std::size_t k, std::string text);
-  /// Closes the file; an error naming the first missing block if not every block was put.
-  void close();
-
- private:
-  std::mutex m_;
-  CsvWriter csv_;
-  std::filesystem::path path_;
-  std::vector<std::string> waiting_;
-  std::vector<char> arrived_;
-  std::size_t next_ = 0;  // the first block not written yet
 };
 
 }  // namespace dalembert
