@@ -31,15 +31,20 @@ inline State make_state(std::initializer_list<double> q, std::initializer_list<d
 
 namespace dalembert::test {
 
-/// Runs a study of the source tree (path relative to the repository) without figures.
-inline RunReport run_bundled_study(const std::string& relative, const std::filesystem::path& out, int threads = 0) {
+/// Runs a study quietly, without figures, into `out`.
+inline RunReport run_quietly(const Study& study, const std::filesystem::path& out, int threads = 0) {
   RunOptions opt;
   opt.out_dir = out;
   opt.threads = threads;
   opt.plots = false;
   opt.verbose = false;
   opt.progress = false;
-  return run_study(load_study(std::string(DALEMBERT_SOURCE_DIR) + "/" + relative), opt);
+  return run_study(study, opt);
+}
+
+/// Runs a study of the source tree (path relative to the repository) without figures.
+inline RunReport run_bundled_study(const std::string& relative, const std::filesystem::path& out, int threads = 0) {
+  return run_quietly(load_study(std::string(DALEMBERT_SOURCE_DIR) + "/" + relative), out, threads);
 }
 
 /// A tidy numeric CSV as columns by name; the first `text_columns` columns (labels) are skipped.

@@ -21,15 +21,7 @@ json sleigh_study(const std::string& kind) {
   return j;
 }
 
-RunReport run(const json& j, const std::filesystem::path& out, int threads = 2) {
-  RunOptions opt;
-  opt.out_dir = out;
-  opt.threads = threads;
-  opt.plots = false;
-  opt.verbose = false;
-  opt.progress = false;
-  return run_study(parse_study(j, "wp.json"), opt);
-}
+RunReport run(const json& j, const std::filesystem::path& out) { return test::run_quietly(parse_study(j, "wp.json"), out, 2); }
 
 }  // namespace
 

@@ -17,13 +17,7 @@ namespace {
 json bundled(const std::string& relative) { return parse_json_file(std::string(DALEMBERT_SOURCE_DIR) + "/" + relative); }
 
 RunReport run(const json& study, const std::filesystem::path& out, int threads) {
-  RunOptions opt;
-  opt.out_dir = out;
-  opt.threads = threads;
-  opt.plots = false;
-  opt.verbose = false;
-  opt.progress = false;
-  return run_study(parse_study(study, "test.json"), opt);
+  return test::run_quietly(parse_study(study, "test.json"), out, threads);
 }
 
 // The Fig 3 study, smaller: `size` members to T.
