@@ -37,7 +37,7 @@ class Writer {
   }
   void put(const double* p, std::size_t n) {
     put<std::uint64_t>(n);
-    out.append(reinterpret_cast<const char*>(p), n * sizeof(double));
+    if (n > 0) out.append(reinterpret_cast<const char*>(p), n * sizeof(double));  // an empty vector's data() may be null
   }
   void put(const State& s) {
     put(s.t);
@@ -69,7 +69,7 @@ class Reader {
     const auto n = get<std::uint64_t>();
     need(n * sizeof(double));
     std::vector<double> v(n);
-    std::memcpy(v.data(), p_, n * sizeof(double));
+    if (n > 0) std::memcpy(v.data(), p_, n * sizeof(double));  // an empty vector's data() may be null
     p_ += n * sizeof(double);
     return v;
   }
