@@ -273,8 +273,12 @@ void register_odeint() {
 constexpr long kRunSteps = 2000;
 
 void register_recording() {
-  static const std::vector<std::string> observer_names = {"trajectory", "energy_error", "constraint_residual",
-                                                          "discrete_quantities"};
+  // discrete_quantities without the Φ column, which constraint_residual writes.
+  static const std::vector<std::pair<std::string, json>> observer_specs = {
+      {"trajectory", json::object()},
+      {"energy_error", json::object()},
+      {"constraint_residual", json::object()},
+      {"discrete_quantities", {{"exclude", {"discrete_constraint_residual"}}}}};
   for (long every : {1L, 1000L}) {
     benchmark::RegisterBenchmark(("record/DLA/chaotic_particle/every:" + std::to_string(every)).c_str(),
                                  [every](benchmark::State& st) {
@@ -282,8 +286,8 @@ void register_recording() {
       auto in = registry().make_integrator("nonholonomic_newmark", newmark(0, 0, 0.5), "bench");
       std::vector<std::unique_ptr<Observer>> owned;
       std::vector<Observer*> observers;
-      for (const auto& n : observer_names) {
-        owned.push_back(registry().make_observer(n, json::object(), "bench"));
+      for (const auto& [name, params] : observer_specs) {
+        owned.push_back(registry().make_observer(name, params, "bench"));
         observers.push_back(owned.back().get());
       }
       Simulation sim(*sys, *in, observers);
