@@ -19,6 +19,10 @@
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/simulation.hpp>
+#include <filesystem>
+#include <unistd.h>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -261,6 +265,51 @@ void register_odeint() {
                                [](benchmark::State& st) { odeint_loop(st, bench::ChaoticParticleRhs{}); });
 }
 
+// ---- output: a run recording every step against one recording every 1000th (issue 17, item 3) ----
+// DLA on the chaotic particle with the observers of the seed-000 figure studies (trajectory, energy,
+// constraint residual, the step's discrete quantities), rows written as CSV to a temporary file.
+// One iteration is one run of kRunSteps steps; time per step = CPU time / kRunSteps (counter
+// ns_per_step). record/.../every:1 over record/.../every:1000 is the cost of writing every row.
+constexpr long kRunSteps = 2000;
+
+void register_recording() {
+  // discrete_quantities without the Φ column, which constraint_residual writes.
+  static const std::vector<std::pair<std::string, json>> observer_specs = {
+      {"trajectory", json::object()},
+      {"energy_error", json::object()},
+      {"constraint_residual", json::object()},
+      {"discrete_quantities", {{"exclude", {"discrete_constraint_residual"}}}}};
+  for (long every : {1L, 1000L}) {
+    benchmark::RegisterBenchmark(("record/DLA/chaotic_particle/every:" + std::to_string(every)).c_str(),
+                                 [every](benchmark::State& st) {
+      auto sys = registry().make_system("chaotic_nonholonomic_particle", json::object(), "bench");
+      auto in = registry().make_integrator("nonholonomic_newmark", newmark(0, 0, 0.5), "bench");
+      std::vector<std::unique_ptr<Observer>> owned;
+      std::vector<Observer*> observers;
+      for (const auto& [name, params] : observer_specs) {
+        owned.push_back(registry().make_observer(name, params, "bench"));
+        observers.push_back(owned.back().get());
+      }
+      Simulation sim(*sys, *in, observers);
+      const auto file = std::filesystem::temp_directory_path() /
+                        ("dalembert_bench_record_" + std::to_string(::getpid()) + "_" + std::to_string(every) + ".csv");
+      {
+        CsvWriter csv(file, sim.columns());
+        const Simulation::RowSink sink = [&csv](const double* row) { csv.row(row); };
+        for (auto _ : st) {
+          State s = chaotic_initial();
+          sim.run(s, 0.2, kRunSteps, every, sink);
+          benchmark::DoNotOptimize(s.q.data());
+        }
+        csv.close();
+      }
+      std::filesystem::remove(file);
+      st.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(st.iterations()) * kRunSteps,
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    });
+  }
+}
+
 }  // namespace
 
 /// --profile=LABEL[:STEPS]: only steps the plugin pair LABEL (e.g. rk4/chaotic_particle) STEPS times
@@ -297,6 +346,7 @@ int main(int argc, char** argv) {
   register_plugin_pairs();
   register_static();
   register_odeint();
+  register_recording();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

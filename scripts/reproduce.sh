@@ -5,7 +5,9 @@
 #   scripts/reproduce.sh studies/newmark      every figure and table of seed 000
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/build.sh" >/dev/null
+# Only what a run needs (the CLI and the plugins; tests and benchmarks build with scripts/test.sh),
+# with the build's progress on stderr so that stdout stays the run's own output.
+"$root/scripts/build.sh" dalembert_runtime >&2
 cd "$root"
 if (($# == 0)); then set -- studies/newmark/fig1_particle.json; fi
 "$root/build/bin/dalembert" run "$@"

@@ -25,6 +25,7 @@ Simulation::Simulation(const System& system, Integrator& integrator, std::vector
   }
   check_unique_columns(producers);
   row_.assign(columns_.size(), 0.0);
+  for (auto* o : observers_) needs_energy_ = needs_energy_ || o->needs_energy();
 }
 
 void Simulation::set_impact_map(ImpactMap* map) {
@@ -54,11 +55,23 @@ void Simulation::set_impact_handling(const ImpactHandling& h) {
                 "' does not provide the model " + ExactEventLocator::model_name);
 }
 
+void Simulation::share(const State& s, bool recorded) {
+  values_.recorded = recorded;
+  if (needs_energy_) values_.energy = system_.energy(s);
+}
+
 void Simulation::record(const State& s, const RowSink& sink) {
   if (!sink) return;
   row_[0] = s.t;
-  for (std::size_t i = 0; i < observers_.size(); ++i) observers_[i]->observe(s, row_.data() + offsets_[i]);
+  for (std::size_t i = 0; i < observers_.size(); ++i) observers_[i]->observe(s, values_, row_.data() + offsets_[i]);
   sink(row_.data());
+}
+
+void Simulation::observe_step(const State& s, long k, long steps, long record_every, const RowSink& sink) {
+  const bool recorded = k % record_every == 0 || k == steps;
+  share(s, recorded && sink);
+  for (auto* o : observers_) o->step(s, values_);
+  if (recorded) record(s, sink);
 }
 
 void Simulation::run(State& s, double h, long steps, long record_every, const RowSink& sink,
@@ -71,6 +84,7 @@ void Simulation::run(State& s, double h, long steps, long record_every, const Ro
   if (auto* a = dynamic_cast<StepAware*>(&integrator_)) a->expect_step(h);  // H0 of two-step data at t0
   integrator_.start(s);
   for (auto* o : observers_) o->start(s);
+  share(s, static_cast<bool>(sink));
   record(s, sink);
   for (long k = 1; k <= steps; ++k) {
     try {
@@ -88,8 +102,7 @@ void Simulation::run(State& s, double h, long steps, long record_every, const Ro
          << ", h = " << h << "); the run was stopped";
       throw RunFailure(os.str(), k, s.t);
     }
-    for (auto* o : observers_) o->step(s);
-    if (k % record_every == 0 || k == steps) record(s, sink);
+    observe_step(s, k, steps, record_every, sink);
     if (progress && (k & 255) == 0) progress->fetch_add(256, std::memory_order_relaxed);
   }
   if (progress) progress->fetch_add(steps & 255, std::memory_order_relaxed);
@@ -309,6 +322,7 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
   integrator_.start(s);
   check_initial(s);
   for (auto* o : observers_) o->start(s);
+  share(s, static_cast<bool>(sink));
   record(s, sink);
   const bool exact = exact_locator_ && h > 0.0;  // the exact flow is located forward in time
   int fired = -1;                                 // the guard that fired at time s.t
@@ -350,8 +364,7 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
       whole = false;
     }
     s.t = target;
-    for (auto* o : observers_) o->step(s);
-    if (k % record_every == 0 || k == steps) record(s, sink);
+    observe_step(s, k, steps, record_every, sink);
     if (progress && (k & 255) == 0) progress->fetch_add(256, std::memory_order_relaxed);
   }
   if (progress) progress->fetch_add(steps & 255, std::memory_order_relaxed);

@@ -60,7 +60,7 @@ class ImpactRecorder final : public Observer {
   void columns(std::vector<std::string>& c) const override { c.clear(); }
   void start(const State&) override { impacts.clear(); }
   void impact(const State& pre, const State& post, int sigma) override { impacts.push_back({pre, post, sigma}); }
-  void observe(const State&, double*) override {}
+  void observe(const State&, const StepValues&, double*) override {}
   std::vector<Impact> impacts;
 };
 

@@ -27,20 +27,22 @@ class ConstraintResidual final : public Observer {
     if (slot_ >= 0) c.push_back(kDiscrete);
   }
   void start(const State& s0) override {
-    max_ = system_->constraint_residual(s0);
+    max_ = current_ = system_->constraint_residual(s0);
     max_discrete_ = 0.0;
     stepped_ = false;
   }
-  void step(const State& s) override {
+  void step(const State& s, const StepValues&) override {
     stepped_ = true;
-    running_max(max_, system_->constraint_residual(s));
+    current_ = system_->constraint_residual(s);
+    running_max(max_, current_);
     if (slot_ >= 0) {
       integ_->discrete_quantities(values_.data());
       running_max(max_discrete_, std::abs(values_[slot_]));
     }
   }
-  void observe(const State& s, double* out) override {
-    out[0] = system_->constraint_residual(s);
+  // At the start or right after step() on the same state: the residual step() or start() computed.
+  void observe(const State&, const StepValues&, double* out) override {
+    out[0] = current_;
     if (slot_ >= 0) {
       integ_->discrete_quantities(values_.data());
       out[1] = stepped_ ? std::abs(values_[slot_]) : 0.0;  // no step yet: Φ is not defined
@@ -57,6 +59,7 @@ class ConstraintResidual final : public Observer {
   int slot_ = -1;
   std::vector<double> values_;
   double max_ = 0.0, max_discrete_ = 0.0;
+  double current_ = 0.0;  // the residual at the last state start() or step() saw
   bool stepped_ = false;
 };
 

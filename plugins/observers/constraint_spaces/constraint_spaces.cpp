@@ -54,7 +54,7 @@ class ConstraintSpaces final : public Observer {
     q0_ = s0.q;
     max_gap_ = 0.0;
   }
-  void observe(const State& s, double* out) override {
+  void observe(const State& s, const StepValues&, double* out) override {
     if ((s.q - q0_).lpNorm<Eigen::Infinity>() == 0.0) {
       for (int a = 0; a < 2 * r_; ++a) out[a] = q0_[dep_[a % r_]];
       out[2 * r_] = 0.0;

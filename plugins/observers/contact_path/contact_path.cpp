@@ -19,8 +19,8 @@ class ContactPath final : public Observer {
   }
   void columns(std::vector<std::string>& c) const override { c = {"contact_x", "contact_y", "contact_r"}; }
   void start(const State& s) override { max_r_ = std::hypot(s.q[ix_], s.q[iy_]); }
-  void step(const State& s) override { running_max(max_r_, std::hypot(s.q[ix_], s.q[iy_])); }
-  void observe(const State& s, double* out) override {
+  void step(const State& s, const StepValues&) override { running_max(max_r_, std::hypot(s.q[ix_], s.q[iy_])); }
+  void observe(const State& s, const StepValues&, double* out) override {
     out[0] = s.q[ix_];
     out[1] = s.q[iy_];
     out[2] = std::hypot(out[0], out[1]);

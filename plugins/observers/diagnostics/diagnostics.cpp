@@ -24,9 +24,9 @@ class Diagnostics final : public Observer {
   void start(const State& s0) override {
     std::fill(max_.begin(), max_.end(), -std::numeric_limits<double>::infinity());
     std::fill(min_.begin(), min_.end(), std::numeric_limits<double>::infinity());
-    step(s0);
+    step(s0, StepValues{});
   }
-  void step(const State& s) override {
+  void step(const State& s, const StepValues&) override {
     if (!extrema_ || names_.empty()) return;
     system_->diagnostics(s, values_.data());
     for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -34,7 +34,13 @@ class Diagnostics final : public Observer {
       min_[i] = std::min(min_[i], values_[i]);
     }
   }
-  void observe(const State& s, double* out) override { system_->diagnostics(s, out); }
+  // At the start or right after step() on the same state: the values step() computed, if it did.
+  void observe(const State& s, const StepValues&, double* out) override {
+    if (extrema_ && !names_.empty())
+      std::copy(values_.begin(), values_.end(), out);
+    else
+      system_->diagnostics(s, out);
+  }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {
     if (!extrema_) return;
     for (std::size_t i = 0; i < names_.size(); ++i) {

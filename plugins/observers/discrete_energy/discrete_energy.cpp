@@ -44,7 +44,7 @@ class DiscreteEnergy final : public Observer {
     first_ = true;
     last_ = H0_;
   }
-  void step(const State&) override {
+  void step(const State&, const StepValues&) override {
     integ_->discrete_quantities(vals_.data());
     if (first_ && i0_ >= 0 && std::isfinite(vals_[i0_]) && !std::isfinite(H0_)) {
       H0_ = vals_[i0_];
@@ -58,7 +58,7 @@ class DiscreteEnergy final : public Observer {
     max_dH0_ = std::max(max_dH0_, std::abs(last_ - H0_));
     if (!dummy_v_) max_dE0_ = std::max(max_dE0_, std::abs(last_ - E0_));
   }
-  void observe(const State&, double* out) override {
+  void observe(const State&, const StepValues&, double* out) override {
     integ_->discrete_quantities(vals_.data());
     out[0] = vals_[iH_];
     out[1] = vals_[iH_] - H0_;

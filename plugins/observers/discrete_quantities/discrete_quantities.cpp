@@ -24,8 +24,8 @@ class DiscreteQuantities final : public Observer {
   }
   void columns(std::vector<std::string>& c) const override { c = names_; }
   void start(const State&) override { stepped_ = false; }
-  void step(const State&) override { stepped_ = true; }
-  void observe(const State&, double* out) override {
+  void step(const State&, const StepValues&) override { stepped_ = true; }
+  void observe(const State&, const StepValues&, double* out) override {
     if (!stepped_) return std::fill(out, out + names_.size(), std::numeric_limits<double>::quiet_NaN());
     integ_->discrete_quantities(values_.data());
     for (std::size_t j = 0; j < kept_.size(); ++j) out[j] = values_[kept_[j]];

@@ -16,12 +16,14 @@ class EnergyError final : public Observer {
     max_abs_ = 0.0;
     last_ = 0.0;
   }
-  void step(const State& s) override {
-    last_ = system_->energy(s) - e0_;
+  // E(q_k, v_k) once per step, computed by the Simulation and shared (core/observer.hpp).
+  bool needs_energy() const override { return true; }
+  void step(const State&, const StepValues& v) override {
+    last_ = v.energy - e0_;
     running_max(max_abs_, std::abs(last_));
   }
-  void observe(const State& s, double* out) override {
-    out[0] = system_->energy(s);
+  void observe(const State&, const StepValues& v, double* out) override {
+    out[0] = v.energy;
     out[1] = out[0] - e0_;
   }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {

@@ -55,7 +55,7 @@ class ImpactLog final : public Observer {
     }
     log_.push_back(std::move(e));
   }
-  void observe(const State&, double* out) override {
+  void observe(const State&, const StepValues&, double* out) override {
     out[0] = double(count_);
     out[1] = last_[0];
     out[2] = last_[1];

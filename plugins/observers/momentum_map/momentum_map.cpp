@@ -46,16 +46,18 @@ class MomentumMap final : public Observer {
   }
   void columns(std::vector<std::string>& c) const override { c = {"momentum_map", "momentum_map_half"}; }
   void start(const State& s0) override {
-    j0_ = value(s0.q, s0.v);
+    j0_ = current_ = value(s0.q, s0.v);
     max_change_ = 0.0;
     stepped_ = false;
   }
-  void step(const State& s) override {
+  void step(const State& s, const StepValues&) override {
     stepped_ = true;
-    running_max(max_change_, std::abs(value(s.q, s.v) - j0_));
+    current_ = value(s.q, s.v);
+    running_max(max_change_, std::abs(current_ - j0_));
   }
-  void observe(const State& s, double* out) override {
-    out[0] = value(s.q, s.v);
+  // At the start or right after step() on the same state: J as start() or step() computed it.
+  void observe(const State& s, const StepValues&, double* out) override {
+    out[0] = current_;
     out[1] = std::numeric_limits<double>::quiet_NaN();
     if (has_half_ && stepped_) {
       integ_->discrete_quantities(quantities_.data());
@@ -85,6 +87,7 @@ class MomentumMap final : public Observer {
   std::vector<double> quantities_;
   bool has_half_ = false, stepped_ = false;
   double j0_ = 0.0, max_change_ = 0.0;
+  double current_ = 0.0;  // J at the last state start() or step() saw
 };
 
 PluginDescriptor describe() {

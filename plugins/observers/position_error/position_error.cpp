@@ -46,11 +46,11 @@ class PositionError final : public Observer {
     ref_ = ref0_;
     max_ = last_ = 0.0;
   }
-  void step(const State& s) override {
+  void step(const State& s, const StepValues&) override {
     last_ = error(s);
     running_max(max_, last_);
   }
-  void observe(const State& s, double* out) override { out[0] = s.t == ref0_.t ? 0.0 : last_; }
+  void observe(const State& s, const StepValues&, double* out) override { out[0] = s.t == ref0_.t ? 0.0 : last_; }
   void summary(std::vector<std::pair<std::string, double>>& out) const override {
     out.emplace_back("max_" + column_, max_);
     out.emplace_back("final_" + column_, last_);

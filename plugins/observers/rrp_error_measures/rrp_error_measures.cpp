@@ -54,9 +54,11 @@ class RrpErrorMeasures final : public Observer {
     last_ = s0;
   }
 
-  void step(const State& s) override {
+  // E once per step, computed by the Simulation and shared (core/observer.hpp).
+  bool needs_energy() const override { return true; }
+  void step(const State& s, const StepValues& v) override {
     const double dt = s.t - tprev_;
-    const double e = system_->energy(s) - E0_;
+    const double e = v.energy - E0_;
     const double q = h1(s);
     intE_ += 0.5 * dt * (fE_ * fE_ + e * e);  // trapezoid (A9)
     intQ_ += 0.5 * dt * (fQ_ + q);
@@ -81,9 +83,10 @@ class RrpErrorMeasures final : public Observer {
     last_ = s;
   }
 
-  void observe(const State& s, double* out) override {
-    out[0] = system_->energy(s) - E0_;
-    out[1] = h1(s);
+  // At the start or right after step() on the same state: ΔE and H¹ as start() or step() computed them.
+  void observe(const State& s, const StepValues&, double* out) override {
+    out[0] = fE_;
+    out[1] = fQ_;
     if (use_ref_) out[2] = s.t == tprev_ ? fRef_ : NAN, out[3] = s.t == tprev_ ? fDiff_ : NAN;
   }
 

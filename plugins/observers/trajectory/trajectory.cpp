@@ -11,7 +11,7 @@ class Trajectory final : public Observer {
     c = layout_.q;
     c.insert(c.end(), layout_.v.begin(), layout_.v.end());
   }
-  void observe(const State& s, double* out) override {
+  void observe(const State& s, const StepValues&, double* out) override {
     for (Eigen::Index i = 0; i < s.q.size(); ++i) out[i] = s.q[i];
     for (Eigen::Index i = 0; i < s.v.size(); ++i) out[s.q.size() + i] = s.v[i];
   }

@@ -27,6 +27,9 @@
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/model_access.hpp>
 #include <dalembert/math/newmark_parameters.hpp>
+#include <dalembert/math/newton.hpp>
+#include <cmath>
+#include <limits>
 
 namespace dalembert {
 
@@ -62,7 +65,11 @@ class NewmarkEquations {
     for (MatNR* m : {&Bk_, &BQ_}) m->resize(n_, r_);
     for (MatN* m : {&hess_, &K_, &H1_}) m->resize(n_, n_);
     C_.resize(r_, r_);
-    if constexpr (R == Eigen::Dynamic) size_llt(c_llt_, r_);
+    J_.resize(r_, r_);
+    if constexpr (R == Eigen::Dynamic) {
+      size_llt(c_llt_, r_);
+      if (r_ <= SmallLU<MatR>::kMax) j_lu_.resize(r_);
+    }
   }
 
   void set_parameters(const NewmarkParameters& p) { p_ = p; }
@@ -185,6 +192,41 @@ class NewmarkEquations {
     small_product(J, dPhi_, Bk_, 0.5 * h_ * h_);
   }
 
+  /// One linear solve of (N3) for λ at β = 0 (spec 000 §3.2, "β = 0 fast path"). Q(λ) is affine in
+  /// λ by (N1), so Φ(λ) = Φ(q_k, Q(λ)) is affine whenever A does not vary along the constraint forces
+  /// (always for α = 0; for any α when A(q) does not depend on the coordinates B(q_k)λ moves, as in
+  /// every seed-000 system). Linearising at λ = 0,
+  ///   λ = −J⁻¹Φ(0),  J = ∂Φ/∂Q (h²/2) B(q_k)   (the explicit_jacobian() at λ = 0),
+  /// then Q = Q(λ) and Phi = Φ(q_k, Q) — the residual the step publishes. Returns how far the next
+  /// Newton step δ′ = J⁻¹Phi would move Q, (h²/2)‖B(q_k)δ′‖∞, in units of ε(1 + ‖Q‖∞): a few
+  /// units mean Φ is affine along this step to round-off and (λ, Q) is Newton's solution to
+  /// round-off; larger, the caller solves by Newton instead. Infinity if J is singular or a value
+  /// is not finite. Needs r ≤ SmallLU::kMax.
+  double affine_multiplier(auto&& lambda, auto&& Q, auto&& Phi) {
+    const double hh = 0.5 * h_ * h_;
+    Q = qk_ + h_ * vk_ + hh * ak_;  // Q(0), (N1) with β = 0
+    discrete_constraint_and_jacobian(Q, Phi, dPhi_);
+    small_product(J_, dPhi_, Bk_, hh);
+    if (r_ == 1) {
+      lambda[0] = -Phi[0] / J_(0, 0);
+    } else {
+      j_lu_.compute(J_);
+      rhs_ = -Phi;
+      j_lu_.solve(rhs_, lambda);
+    }
+    small_product_add(Q, Bk_, lambda, hh);  // Q(λ)
+    discrete_constraint(Q, Phi);
+    // δ′ = J⁻¹Φ(λ), and how far it would move Q.
+    if (r_ == 1)
+      rhs_[0] = Phi[0] / J_(0, 0);
+    else
+      j_lu_.solve(Phi, rhs_);
+    small_product(w_, Bk_, rhs_);
+    const double move = hh * w_.template lpNorm<Eigen::Infinity>();
+    const double unit = std::numeric_limits<double>::epsilon() * (1.0 + Q.template lpNorm<Eigen::Infinity>());
+    return std::isfinite(move) && lambda.allFinite() ? move / unit : std::numeric_limits<double>::infinity();
+  }
+
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
   ///   w = (Q − q_k)/h + hβ′G₀ + (h/2)(1−2β′)a(Q),  λ′ = −[(h/2)(1−2β′)C(Q)]⁻¹ A(Q) w.
   /// Throws StepFailure if C(Q) is singular or β′ = ½ (then (N4) cannot be met through λ′).
@@ -214,6 +256,32 @@ class NewmarkEquations {
       access_.constraint_matrix(Q, Abar_);
       Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
       small_product(Phi, Abar_, d_);
+    }
+  }
+
+  /// Φ(q_k, Q) and ∂Φ/∂Q together, sharing A(ξ) (or A(Q)); α = 0 needs no DA.
+  void discrete_constraint_and_jacobian(const auto& Q, auto&& Phi, auto&& dPhi) {
+    d_ = (Q - qk_) / h_;
+    if (p_.discretization == ConstraintDiscretization::Eq14) {
+      if (p_.alpha == 0.0) {
+        Axi_ = Ak_;  // ξ = q_k   (14) with α = 0
+      } else {
+        xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
+        access_.constraint_matrix(xi_, Axi_);
+      }
+      small_product(Phi, Axi_, d_);
+      dPhi = Axi_ / h_;
+      if (p_.alpha != 0.0) {
+        access_.constraint_derivative(xi_, d_, DA_);
+        dPhi += p_.alpha * DA_;
+      }
+    } else {
+      access_.constraint_matrix(Q, Abar_);
+      if (p_.alpha != 0.0) access_.constraint_derivative(Q, d_, DA_);
+      Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
+      small_product(Phi, Abar_, d_);
+      dPhi = Abar_ / h_;
+      if (p_.alpha != 0.0) dPhi += p_.alpha * DA_;
     }
   }
 
@@ -303,7 +371,8 @@ class NewmarkEquations {
   MatRN Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
   MatNR Bk_, BQ_;                           // n×r
   MatN hess_, K_, H1_;                      // n×n
-  MatR C_;                                  // r×r
+  MatR C_, J_;                              // r×r
+  SmallLU<MatR> j_lu_;                      // J of affine_multiplier()
   Eigen::LLT<MatR> c_llt_;
 };
 

@@ -61,32 +61,36 @@ class NewmarkStep {
     auto lambda = equations_.lambda_of(u_);
     auto lambda_prime = equations_.lambda_prime_of(u_);
     NewtonReport report;
-    // The multipliers enter Q only through h²/2·Bλ, so their round-off floor is ~ε|q|/h²: on the
-    // very short fractional steps of impact location (h ~ 1e−6) Newton stagnates there, with Q
-    // already exact to round-off. Let the stagnation test know that floor (no effect for h ≳ 1e−3).
-    NewtonOptions options = options_;
-    const double eps = std::numeric_limits<double>::epsilon();
-    options.stagnation_floor =
-        std::max(options.stagnation_floor, 64.0 * eps * (1.0 + s.q.template lpNorm<Eigen::Infinity>()) / (h * h));
-    equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
+    bool phi_known = false;  // phi_ = Φ(q_k, Q) already, from the solve
     if (fast_path()) {
       // β = 0: Φ(q_k, Q(λ)) = 0 on r unknowns, Q(λ) explicit by (N1); then λ′ linear by (N2)+(N4).
-      report = newton_lambda_.solve([this](const VecR& l, VecR& R) { equations_.explicit_residual(l, R); },
-                                    [this](const VecR& l, MatR& J) { equations_.explicit_jacobian(l, J); },
-                                    lambda_, options);
-      lambda = lambda_;
-      equations_.explicit_position(lambda, Q);
+      // First one linear solve, exact where Φ is affine in λ (NewmarkEquations::affine_multiplier);
+      // it is kept when the next Newton step would move Q by round-off only, else Newton solves
+      // the step as if the linear solve had not been tried.
+      if (linear_first() && equations_.affine_multiplier(lambda, Q, phi_) <= kAffineUlps) {
+        report.iterations = 1;
+        phi_known = true;
+      } else {
+        equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
+        report = newton_lambda_.solve([this](const VecR& l, VecR& R) { equations_.explicit_residual(l, R); },
+                                      [this](const VecR& l, MatR& J) { equations_.explicit_jacobian(l, J); },
+                                      lambda_, newton_options(s.q, h));
+        lambda = lambda_;
+        equations_.explicit_position(lambda, Q);
+      }
       equations_.solve_lambda_prime(Q, lambda, lambda_prime);
     } else {
       // β ≠ 0: reduced Newton system R(Q, λ, λ′) = 0 (spec 000 §3.2 items 1–5).
+      equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
       equations_.initial_guess(lambda_, u_);
       report = newton_u_.solve([this](const VecU& u, VecU& R) { equations_.residual(u, R); },
-                               [this](const VecU& u, MatU& J) { equations_.jacobian(u, J); }, u_, options);
+                               [this](const VecU& u, MatU& J) { equations_.jacobian(u, J); }, u_,
+                               newton_options(s.q, h));
     }
     // v_{k+1} = V(Q, λ, λ′) from (N2) (spec 000 §3.2 item 6); on the β = 0 path solve_lambda_prime
     // has just evaluated a, A and B at this Q.
     equations_.velocity(u_, v_next_, fast_path());
-    equations_.discrete_constraint(Q, phi_);
+    if (!phi_known) equations_.discrete_constraint(Q, phi_);
     if (!u_.allFinite() || !v_next_.allFinite())
       throw StepFailure("nonholonomic Newmark: non-finite q_{k+1}, v_{k+1} or multipliers",
                         phi_.template lpNorm<Eigen::Infinity>(), report.iterations);
@@ -109,6 +113,22 @@ class NewmarkStep {
 
  private:
   bool fast_path() const { return p_.beta == 0.0; }
+  /// β = 0 tries one linear solve first, unless the Jacobian is to be a finite difference (a check
+  /// of Newton itself) or r is beyond SmallLU.
+  bool linear_first() const { return !options_.finite_difference_jacobian && r_ <= SmallLU<MatR>::kMax; }
+  /// The linear solve is kept when the next Newton step would move Q by at most this many ε(1 + ‖Q‖∞).
+  static constexpr double kAffineUlps = 16.0;
+
+  NewtonOptions newton_options(const Vec& q, double h) const {
+    // The multipliers enter Q only through h²/2·Bλ, so their round-off floor is ~ε|q|/h²: on the
+    // very short fractional steps of impact location (h ~ 1e−6) Newton stagnates there, with Q
+    // already exact to round-off. Let the stagnation test know that floor (no effect for h ≳ 1e−3).
+    NewtonOptions options = options_;
+    const double eps = std::numeric_limits<double>::epsilon();
+    options.stagnation_floor =
+        std::max(options.stagnation_floor, 64.0 * eps * (1.0 + q.template lpNorm<Eigen::Infinity>()) / (h * h));
+    return options;
+  }
 
   NewmarkParameters p_;
   NewtonOptions options_;

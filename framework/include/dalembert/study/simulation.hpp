@@ -48,6 +48,10 @@ class BOOST_SYMBOL_VISIBLE Simulation {
 
  private:
   void record(const State& s, const RowSink& sink);
+  /// Fills values_ for the state s (the energy once, if an observer needs it); `recorded`: a row follows.
+  void share(const State& s, bool recorded);
+  /// Every observer's step() at s, then the row if this step is recorded.
+  void observe_step(const State& s, long k, long steps, long record_every, const RowSink& sink);
   // Hybrid runs (spec 004 §2, §3; framework/src/simulation.cpp).
   void run_hybrid(State& s, double h, long steps, long record_every, const RowSink& sink,
                   std::atomic<long>* progress);
@@ -72,6 +76,8 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   std::vector<std::string> columns_;
   std::vector<std::size_t> offsets_;
   std::vector<double> row_;
+  bool needs_energy_ = false;  // some observer needs_energy()
+  StepValues values_;
 };
 
 }  // namespace dalembert
