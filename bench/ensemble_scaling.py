@@ -49,6 +49,7 @@ def main():
     ap.add_argument("--sizes", default="100,1000,10000,100000")
     ap.add_argument("--mpi-members", type=int, default=10000)
     ap.add_argument("--mpirun", default=shutil.which("mpirun"))
+    ap.add_argument("--mpi-repeats", type=int, default=3)
     ap.add_argument("--tiny", action="store_true", help="a smoke run: 20 and 40 members")
     a = ap.parse_args()
     sizes = [20, 40] if a.tiny else [int(s) for s in a.sizes.split(",")]
@@ -72,14 +73,15 @@ def main():
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         base = [a.cli, "run", f, "--no-plots", "--quiet"]
         rows = []
-        for rep in range(3):  # interleaved
+        for rep in range(a.mpi_repeats):  # interleaved
             w1, _, _ = run(base + ["--out", os.path.join(tmp, f"t2_{rep}"), "--threads", "2"], env)
             w2, _, _ = run([a.mpirun, "--oversubscribe", "-n", "2"] + base + ["--out", os.path.join(tmp, f"r2_{rep}"),
                                                                             "--threads", "1"], env)
             rows.append((w1, w2))
-        w1 = sorted(r[0] for r in rows)[1]
-        w2 = sorted(r[1] for r in rows)[1]
-        print(f"\n{n} members, median of 3 interleaved runs: 1 process x 2 threads {w1:.2f} s; "
+            shutil.rmtree(os.path.join(tmp, f"t2_{rep}")), shutil.rmtree(os.path.join(tmp, f"r2_{rep}"))
+        w1 = sorted(r[0] for r in rows)[len(rows) // 2]
+        w2 = sorted(r[1] for r in rows)[len(rows) // 2]
+        print(f"\n{n} members, median of {len(rows)} interleaved runs: 1 process x 2 threads {w1:.2f} s; "
               f"mpirun -n 2 x 1 thread {w2:.2f} s; ratio {w2 / w1:.3f}")
     shutil.rmtree(tmp)
 

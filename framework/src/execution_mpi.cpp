@@ -23,7 +23,12 @@ namespace {
 
 enum Tag : int { request = 11, assign = 12, failure = 13, done = 14 };
 
-void nap() { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }
+void nap() { std::this_thread::sleep_for(std::chrono::microseconds(200)); }
+
+// Chunks a rank keeps waiting beyond its idle threads, so that a thread that finishes one finds
+// the next without waiting for a reply from rank 0 (measured: without it, rank 1's thread idled
+// for each request, and 2 ranks x 1 thread took 1.31x the time of 1 process x 2 threads).
+constexpr long prefetch = 1;
 
 // Waits for a nonblocking operation without spinning a core.
 void wait(MPI_Request& r) {
@@ -174,7 +179,7 @@ class MpiCluster final : public Cluster {
         busy = true;
         receive(st, serial ? order.size() : next, order, next, ranks_done, failures, progress);
       }
-      for (long w = local.queue.wanted(); w > 0 && next < order.size(); --w) local.queue.push(order[next++]);
+      for (long w = local.queue.wanted() + prefetch; w > 0 && next < order.size(); --w) local.queue.push(order[next++]);
       if (next == order.size()) local.queue.close();
       if (local.finished && ranks_done == size_ - 1) break;
       if (!busy) nap();
@@ -221,7 +226,7 @@ class MpiCluster final : public Cluster {
     bool exhausted = false;
     while (!exhausted) {
       send_failures(local);
-      if (local.queue.wanted() <= 0) {
+      if (local.queue.wanted() + prefetch <= 0) {
         nap();
         continue;
       }
