@@ -29,6 +29,7 @@
 #include <dalembert/math/newmark_parameters.hpp>
 #include <dalembert/math/newton.hpp>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace dalembert {
@@ -59,7 +60,8 @@ class NewmarkEquations {
     if (llt.info() != Eigen::Success) throw Error("NewmarkResidual: the mass matrix is not positive definite");
     Minv_ = llt.solve(MatN::Identity(n_, n_));
     unit_mass_ = classify_mass(M) == MassStructure::Identity;  // then every M⁻¹ product is skipped
-    for (VecN* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_}) v->resize(n_);
+    for (VecN* v : {&qk_, &vk_, &ak_, &aQ_, &G0_, &G1_, &V_, &d_, &xi_, &w_, &grad_, &Qx_, &end_point_}) v->resize(n_);
+    end_point_known_ = false;
     rhs_.resize(r_);
     for (MatRN* m : {&Ak_, &AQ_, &Axi_, &Abar_, &DA_, &dPhi_}) m->resize(r_, n_);
     for (MatNR* m : {&Bk_, &BQ_}) m->resize(n_, r_);
@@ -85,6 +87,12 @@ class NewmarkEquations {
     qk_ = qk;
     vk_ = vk;
     h_ = h;
+    if (last_end_point_is(qk_)) {  // q_k is the last step's Q: a, A and B are known there
+      ak_ = aQ_;
+      Ak_ = AQ_;
+      Bk_ = BQ_;
+      return;
+    }
     unconstrained_acceleration(qk_, ak_);
     access_.constraint_matrix(qk_, Ak_);
     apply_minv(Bk_, Ak_.transpose());  // B(q_k) = M⁻¹A(q_k)ᵀ, spec 000 §2.0
@@ -123,7 +131,7 @@ class NewmarkEquations {
     // R2 = Φ(q_k, Q)   (N3)
     discrete_constraint(Q, lambda_of(Rv));
     // R3 = A(Q) V(Q,λ,λ′)   (N4) with v_{k+1} from (N2)
-    eliminated_velocity(Q);
+    eliminated_velocity();  // d from discrete_constraint() just above
     small_product(lambda_prime_of(Rv), AQ_, V_);
   }
 
@@ -134,7 +142,8 @@ class NewmarkEquations {
     const double hh = 0.5 * h_ * h_;
     const double b = p_.beta, bp = p_.beta_prime;
     accelerations(u);
-    eliminated_velocity(Q);
+    d_ = (Q - qk_) / h_;
+    eliminated_velocity();
     // H₁ = ∂G₁/∂Q = M⁻¹(−∇²V(Q) + K(Q,λ′)),  K_ij = Σ_a λ′_a ∂A_ai/∂q^j
     access_.potential_hessian(Q, hess_);
     access_.transpose_derivative(Q, lambda_prime, K_);
@@ -161,14 +170,20 @@ class NewmarkEquations {
   }
 
   /// v_{k+1} = V(Q,λ,λ′) = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   ((N2), spec 000 §3.2 item 1).
-  /// `at_Q_known`: a(Q), A(Q), B(Q) were last evaluated at this Q (by solve_lambda_prime), reuse them.
-  void velocity(const auto& u, auto&& v, bool at_Q_known = false) {
-    if (at_Q_known)
-      combine_accelerations(u);
-    else
+  /// Needs discrete_constraint() last called at this Q (for (Q − q_k)/h). `after_lambda_prime`:
+  /// solve_lambda_prime() has just evaluated a, A, B and G₀ at this Q, reuse them. Afterwards a, A
+  /// and B at Q are kept for the next begin_step() from Q.
+  void velocity(const auto& u, auto&& v, bool after_lambda_prime = false) {
+    if (after_lambda_prime) {
+      G1_ = aQ_;
+      small_product_add(G1_, BQ_, lambda_prime_of(u));
+    } else {
       accelerations(u);
-    eliminated_velocity(Q_of(u));
+    }
+    eliminated_velocity();
     v = V_;
+    end_point_ = Q_of(u);
+    end_point_known_ = true;
   }
 
   // ----- the β = 0 fast path (spec 000 §3.2, "β = 0 fast path") -----
@@ -229,6 +244,7 @@ class NewmarkEquations {
 
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
   ///   w = (Q − q_k)/h + hβ′G₀ + (h/2)(1−2β′)a(Q),  λ′ = −[(h/2)(1−2β′)C(Q)]⁻¹ A(Q) w.
+  /// Needs discrete_constraint() last called at this Q (for (Q − q_k)/h).
   /// Throws StepFailure if C(Q) is singular or β′ = ½ (then (N4) cannot be met through λ′).
   void solve_lambda_prime(const auto& Q, const auto& lambda, auto&& lambda_prime) {
     const double s = 0.5 * h_ * (1.0 - 2.0 * p_.beta_prime);
@@ -237,7 +253,7 @@ class NewmarkEquations {
     at_next_point(Q);
     G0_ = ak_;
     small_product_add(G0_, Bk_, lambda);
-    w_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
+    w_ = d_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
     small_product(rhs_, AQ_, w_);
     lambda_prime = -rhs_ / s;
     solve_constraint_matrix(AQ_, BQ_, lambda_prime);
@@ -245,7 +261,7 @@ class NewmarkEquations {
 
   // ----- the discrete constraint (spec 000 §3.4) -----
 
-  /// Φ(q_k, Q), r.
+  /// Φ(q_k, Q), r; keeps d = (Q − q_k)/h for the velocity at Q.
   void discrete_constraint(const auto& Q, auto&& Phi) {
     d_ = (Q - qk_) / h_;
     if (p_.discretization == ConstraintDiscretization::Eq14) {
@@ -340,6 +356,7 @@ class NewmarkEquations {
   }
   /// a(Q), A(Q), B(Q).
   void at_next_point(const auto& Q) {
+    end_point_known_ = false;
     unconstrained_acceleration(Q, aQ_);
     access_.constraint_matrix(Q, AQ_);
     apply_minv(BQ_, AQ_.transpose());  // B(Q) = M⁻¹A(Q)ᵀ
@@ -355,9 +372,14 @@ class NewmarkEquations {
     G1_ = aQ_;
     small_product_add(G1_, BQ_, lambda_prime_of(u));
   }
-  /// V = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   (N2); needs accelerations().
-  void eliminated_velocity(const auto& Q) {
-    V_ = (Q - qk_) / h_ + (h_ * p_.beta_prime) * G0_ + (0.5 * h_ * (1.0 - 2.0 * p_.beta_prime)) * G1_;
+  /// V = (Q − q_k)/h + (h/2)[2β′G₀ + (1−2β′)G₁]   (N2); needs G₀, G₁ and d = (Q − q_k)/h.
+  void eliminated_velocity() {
+    V_ = d_ + (h_ * p_.beta_prime) * G0_ + (0.5 * h_ * (1.0 - 2.0 * p_.beta_prime)) * G1_;
+  }
+  /// Whether q is, bit for bit, the Q at which velocity() last left a, A and B (first same as last:
+  /// a step from where the previous one ended evaluates nothing at q_k).
+  bool last_end_point_is(const VecN& q) const {
+    return end_point_known_ && std::memcmp(q.data(), end_point_.data(), sizeof(double) * n_) == 0;
   }
 
   Access access_;
@@ -367,6 +389,8 @@ class NewmarkEquations {
   MatN Minv_;
   bool unit_mass_ = false;
   VecN qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_;
+  VecN end_point_;  // the Q of the last velocity(), where aQ_, AQ_, BQ_ were evaluated
+  bool end_point_known_ = false;
   VecR rhs_;
   MatRN Ak_, AQ_, Axi_, Abar_, DA_, dPhi_;  // r×n
   MatNR Bk_, BQ_;                           // n×r

@@ -61,7 +61,6 @@ class NewmarkStep {
     auto lambda = equations_.lambda_of(u_);
     auto lambda_prime = equations_.lambda_prime_of(u_);
     NewtonReport report;
-    bool phi_known = false;  // phi_ = Φ(q_k, Q) already, from the solve
     if (fast_path()) {
       // β = 0: Φ(q_k, Q(λ)) = 0 on r unknowns, Q(λ) explicit by (N1); then λ′ linear by (N2)+(N4).
       // First one linear solve, exact where Φ is affine in λ (NewmarkEquations::affine_multiplier);
@@ -69,7 +68,6 @@ class NewmarkStep {
       // the step as if the linear solve had not been tried.
       if (linear_first() && equations_.affine_multiplier(lambda, Q, phi_) <= kAffineUlps) {
         report.iterations = 1;
-        phi_known = true;
       } else {
         equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
         report = newton_lambda_.solve([this](const VecR& l, VecR& R) { equations_.explicit_residual(l, R); },
@@ -77,6 +75,7 @@ class NewmarkStep {
                                       lambda_, newton_options(s.q, h));
         lambda = lambda_;
         equations_.explicit_position(lambda, Q);
+        equations_.discrete_constraint(Q, phi_);
       }
       equations_.solve_lambda_prime(Q, lambda, lambda_prime);
     } else {
@@ -86,11 +85,11 @@ class NewmarkStep {
       report = newton_u_.solve([this](const VecU& u, VecU& R) { equations_.residual(u, R); },
                                [this](const VecU& u, MatU& J) { equations_.jacobian(u, J); }, u_,
                                newton_options(s.q, h));
+      equations_.discrete_constraint(Q, phi_);
     }
-    // v_{k+1} = V(Q, λ, λ′) from (N2) (spec 000 §3.2 item 6); on the β = 0 path solve_lambda_prime
-    // has just evaluated a, A and B at this Q.
+    // Φ(q_k, Q) is phi_ now (published below). v_{k+1} = V(Q, λ, λ′) from (N2) (spec 000 §3.2
+    // item 6); on the β = 0 path solve_lambda_prime has just evaluated a, A, B and G₀ at this Q.
     equations_.velocity(u_, v_next_, fast_path());
-    if (!phi_known) equations_.discrete_constraint(Q, phi_);
     if (!u_.allFinite() || !v_next_.allFinite())
       throw StepFailure("nonholonomic Newmark: non-finite q_{k+1}, v_{k+1} or multipliers",
                         phi_.template lpNorm<Eigen::Infinity>(), report.iterations);
