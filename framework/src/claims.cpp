@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <dalembert/study/claims.hpp>
@@ -23,11 +24,7 @@ namespace {
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const std::vector<std::string> kStats = {"max", "min", "max_abs", "spread", "mean", "initial", "final"};
 
-std::string num(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.12g", x);
-  return b;
-}
+std::string num(double x) { return number_text(x, "%.12g"); }
 
 // ----- parsing ----------------------------------------------------------------------------------
 

@@ -40,4 +40,10 @@ std::string one_line(std::string message) {
   return message;
 }
 
+std::string number_text(double x, const char* format) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, x);
+  return buf;
+}
+
 }  // namespace dalembert

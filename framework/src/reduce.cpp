@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/convergence_fit.hpp>
@@ -19,15 +20,9 @@ namespace {
 
 json to_json(const Vec& x) { return json(std::vector<double>(x.data(), x.data() + x.size())); }
 
-std::string fmt(double x, const char* f = "%.3e") {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 std::string task_name(const RunUnit& u, const Task& t) {
-  if (t.reference) return u.study.where("/reference") + " [h = " + fmt(t.h, "%g") + "]";
-  return u.study.integrators[t.integrator].where + " [" + t.label + ", h = " + fmt(t.h, "%g") +
+  if (t.reference) return u.study.where("/reference") + " [h = " + number_text(t.h, "%g") + "]";
+  return u.study.integrators[t.integrator].where + " [" + t.label + ", h = " + number_text(t.h, "%g") +
          (t.member >= 0 ? ", member " + std::to_string(t.member) : "") + "]";
 }
 
@@ -108,8 +103,8 @@ class Reducer {
   void note_non_finite(const Task& t, const TaskOutcome& r) {
     for (const auto& [name, value] : r.summary)
       if (!std::isfinite(value))
-        non_finite_.push_back(t.label + (t.member >= 0 ? "#" + std::to_string(t.member) : "") + " (h = " + fmt(t.h, "%g") +
-                              "): " + name + " = " + fmt(value, "%g"));
+        non_finite_.push_back(t.label + (t.member >= 0 ? "#" + std::to_string(t.member) : "") + " (h = " + number_text(t.h, "%g") +
+                              "): " + name + " = " + number_text(value, "%g"));
   }
 
   json task_list() {
@@ -296,7 +291,7 @@ class Reducer {
       manifest_["reference"]["negligible"] = std::isfinite(estimate) && estimate < 1e-2 * finest;
       if (verbose_ && !(estimate < 1e-2 * finest))
         std::fprintf(stderr, "warning: %s: the reference's estimated error %s is not below 1%% of the smallest error %s\n",
-                     st_.name.c_str(), fmt(estimate).c_str(), fmt(finest).c_str());
+                     st_.name.c_str(), number_text(estimate).c_str(), number_text(finest).c_str());
     }
     files_.push_back({{"path", "convergence.csv"}, {"kind", "convergence"}, {"columns", cols}});
   }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/csv_writer.hpp>
@@ -30,12 +31,6 @@ std::string what_of(const std::exception_ptr& e) {
   }
 }
 
-std::string fmt(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  return buf;
-}
-
 // Member m's initial state: its stream depends on the seed and m alone (any rank, thread, order).
 State sample_member(const Study& st, const Registry& reg, const System& sys, const State& s0, long m) {
   auto sampler = reg.make_sampler(st.ensemble.sampler.plugin, st.ensemble.sampler.params, st.ensemble.sampler.where);
@@ -47,7 +42,7 @@ State sample_member(const Study& st, const Registry& reg, const System& sys, con
   if (r > 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>())) {
     if (!st.initial.project || !sys.project(s))
       throw Error("sampler '" + st.ensemble.sampler.plugin + "' drew a state that violates the constraints (|A(q)v| = " +
-                  fmt(r) + ") for member " + std::to_string(m) +
+                  number_text(r) + ") for member " + std::to_string(m) +
                   "; set \"initial\": {\"project\": true} to project the drawn states");
   }
   return s;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/checkpoint.hpp>
 #include <dalembert/study/claims.hpp>
@@ -20,19 +21,10 @@ using nlohmann::json;
 
 namespace dalembert {
 
-const char* version() { return DALEMBERT_VERSION; }
-const char* source_revision() { return DALEMBERT_REVISION; }
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::string fmt(double x, const char* f) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
 
 // Every unit of the run, planned; the same on every rank (each rank plans for itself).
 struct Plan {
@@ -143,10 +135,10 @@ void print_convergence(const json& manifest) {
   std::printf("  %-14s %8s %8s  %s\n", "integrator", "declared", "fitted", "successive orders");
   for (const auto& c : manifest["convergence"]) {
     std::string ratios;
-    for (const auto& r : c["successive_orders"]) ratios += fmt(r.get<double>(), "%.3f") + " ";
+    for (const auto& r : c["successive_orders"]) ratios += number_text(r.get<double>(), "%.3f") + " ";
     std::printf("  %-14s %8d %8s  %s%s\n", c["label"].get<std::string>().c_str(), c["declared_order"].get<int>(),
                 c["fitted_order"].is_null() ? c["status"].get<std::string>().c_str()
-                                            : fmt(c["fitted_order"].get<double>(), "%.3f").c_str(),
+                                            : number_text(c["fitted_order"].get<double>(), "%.3f").c_str(),
                 ratios.c_str(), c["agrees"].get<bool>() ? "" : "  <-- differs from the declared order");
   }
 }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <functional>
 #include <cstdio>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/observer.hpp>
@@ -21,12 +22,6 @@ namespace dalembert {
 namespace {
 
 json to_json(const Vec& x) { return json(std::vector<double>(x.data(), x.data() + x.size())); }
-
-std::string fmt(double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3e", x);
-  return buf;
-}
 
 // Runs `check`, turning a plugin's own complaint (an Error that is not already an InputError)
 // into an InputError at `where`, the study's JSON path of the plugin that complained.
@@ -61,14 +56,14 @@ State check_initial_state(const Study& st, const System& system) {
       throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
                                                     ": the initial state violates the constraints of system '" +
                                                     st.system.plugin + "' at q = " + to_json(s0.q).dump() +
-                                                    ": |A(q)v| = " + fmt(residual) + " > " + fmt(tol) +
+                                                    ": |A(q)v| = " + number_text(residual) + " > " + number_text(tol) +
                                                     "; fix v, or set \"project\": true to project it onto the constraints");
     if (!system.project(s0))
       throw InputError(st.initial.where, "system '" + st.system.plugin + "' cannot project a state onto its constraints");
   }
   const double e0 = system.energy(s0);
   if (!std::isfinite(e0))
-    throw InputError(st.initial.where, "the energy of the initial state is " + fmt(e0) + " for system '" +
+    throw InputError(st.initial.where, "the energy of the initial state is " + number_text(e0) + " for system '" +
                                            st.system.plugin + "' (its values overflow double precision)");
   return s0;
 }

@@ -7,7 +7,7 @@ or interruptions produced it (the manifest's timings and execution record aside)
   check_distributed.py refused CLI STUDY                       --resume against a changed study is refused
   check_distributed.py failing CLI STUDY [--mpirun MPIRUN]     failed tasks named; the run .failed; the rest kept
 """
-import json, os, re, subprocess, sys, tempfile, time
+import json, os, re, signal, subprocess, sys, tempfile, time
 
 TIMING_KEYS = {"wall_time_s", "threads", "execution"}
 
@@ -89,9 +89,36 @@ def chunks_in(folder):
     return sorted(f for f in os.listdir(d) if f.endswith(".bin")) if os.path.isdir(d) else []
 
 
+def job_processes(root):
+    """root and every process descended from it."""
+    parent = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError):
+            pass
+    job, grew = {root}, True
+    while grew:
+        more = {pid for pid, pp in parent.items() if pp in job} - job
+        job |= more
+        grew = bool(more)
+    return job
+
+
+def kill_all(pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def kill_part_way(cmd, staging, at_least):
-    # At the lowest priority, so that on a loaded machine this poller still sees the run part-way.
-    p = subprocess.Popen(["nice", "-n", "19"] + cmd, env=mpi_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    # In this process's scheduling group (no new session: Linux's autogroups would give a new
+    # session its own CPU share) and at the lowest priority, so that on a loaded machine this
+    # poller runs as soon as it wakes and sees the run part-way.
+    p = subprocess.Popen(["nice", "-n", "19"] + cmd, env=mpi_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     while len(chunks_in(staging)) < at_least:
         if p.poll() is not None:
@@ -99,11 +126,12 @@ def kill_part_way(cmd, staging, at_least):
         if time.time() > deadline:
             sys.exit("FAIL: timeout waiting for checkpoints")
         time.sleep(0.01)
-    # Every process of the job, as a batch system's kill does: mpirun puts each rank in a process
-    # group of its own, but they stay in the session the run was started in.
-    subprocess.run(["pkill", "-KILL", "-s", str(p.pid)])
+    # Every process of the job at once, as a batch system's kill does (killed from here, not by
+    # starting pkill, which on a loaded machine took long enough for the run to finish).
+    job = job_processes(p.pid)
+    kill_all(job)
     p.wait()
-    while subprocess.run(["pgrep", "-s", str(p.pid)], capture_output=True).returncode == 0:
+    while any(os.path.exists(f"/proc/{pid}") for pid in job - {p.pid}):
         time.sleep(0.05)
     return len(chunks_in(staging))
 
