@@ -31,7 +31,8 @@ def _read_npy(path):
 
 
 def _read_table(path, entry):
-    return _read_npy(path) if entry.get("format") == "npy" else _read_csv(path)
+    npy = entry.get("format") == "npy" or path.suffix == ".npy"
+    return _read_npy(path) if npy else _read_csv(path)
 
 
 class Run:
