@@ -20,11 +20,13 @@
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/npy_writer.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <filesystem>
 #include <unistd.h>
 #include <numbers>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "chaotic_particle_baseline.hpp"
@@ -267,10 +269,33 @@ void register_odeint() {
 
 // ---- output: a run recording every step against one recording every 1000th (issue 17, item 3) ----
 // DLA on the chaotic particle with the observers of the seed-000 figure studies (trajectory, energy,
-// constraint residual, the step's discrete quantities), rows written as CSV to a temporary file.
-// One iteration is one run of kRunSteps steps; time per step = CPU time / kRunSteps (counter
-// ns_per_step). record/.../every:1 over record/.../every:1000 is the cost of writing every row.
+// constraint residual, the step's discrete quantities), rows written as CSV (or, names ending in
+// /npy, as NumPy .npy: "record_format": "npy") to a temporary file. One iteration is one run of
+// kRunSteps steps; time per step = CPU time / kRunSteps (counter ns_per_step).
+// record/.../every:1 over record/.../every:1000 is the cost of writing every row.
 constexpr long kRunSteps = 2000;
+
+// One writer for every iteration of a benchmark, as the runner uses one per task: the .npy hint is
+// one run's rows (what run_task gives); past it the writer reserves ahead by itself.
+template <class Writer>
+void record_runs(benchmark::State& st, Simulation& sim, long every, const std::filesystem::path& file) {
+  {
+    Writer w = [&] {
+      if constexpr (std::is_same_v<Writer, NpyWriter>)
+        return NpyWriter(file, sim.columns(), static_cast<std::size_t>(kRunSteps / every + 2));
+      else
+        return CsvWriter(file, sim.columns());
+    }();
+    const Simulation::RowSink sink = [&w](const double* row) { w.row(row); };
+    for (auto _ : st) {
+      State s = chaotic_initial();
+      sim.run(s, 0.2, kRunSteps, every, sink);
+      benchmark::DoNotOptimize(s.q.data());
+    }
+    w.close();
+  }
+  std::filesystem::remove(file);
+}
 
 void register_recording() {
   // discrete_quantities without the Φ column, which constraint_residual writes.
@@ -279,9 +304,11 @@ void register_recording() {
       {"energy_error", json::object()},
       {"constraint_residual", json::object()},
       {"discrete_quantities", {{"exclude", {"discrete_constraint_residual"}}}}};
-  for (long every : {1L, 1000L}) {
-    benchmark::RegisterBenchmark(("record/DLA/chaotic_particle/every:" + std::to_string(every)).c_str(),
-                                 [every](benchmark::State& st) {
+  for (const auto& mode : {std::pair{1L, false}, {1000L, false}, {1L, true}, {1000L, true}}) {
+    const long every = mode.first;
+    const bool npy = mode.second;
+    const std::string bench_name = "record/DLA/chaotic_particle/every:" + std::to_string(every) + (npy ? "/npy" : "");
+    benchmark::RegisterBenchmark(bench_name.c_str(), [every, npy](benchmark::State& st) {
       auto sys = registry().make_system("chaotic_nonholonomic_particle", json::object(), "bench");
       auto in = registry().make_integrator("nonholonomic_newmark", newmark(0, 0, 0.5), "bench");
       std::vector<std::unique_ptr<Observer>> owned;
@@ -292,18 +319,10 @@ void register_recording() {
       }
       Simulation sim(*sys, *in, observers);
       const auto file = std::filesystem::temp_directory_path() /
-                        ("dalembert_bench_record_" + std::to_string(::getpid()) + "_" + std::to_string(every) + ".csv");
-      {
-        CsvWriter csv(file, sim.columns());
-        const Simulation::RowSink sink = [&csv](const double* row) { csv.row(row); };
-        for (auto _ : st) {
-          State s = chaotic_initial();
-          sim.run(s, 0.2, kRunSteps, every, sink);
-          benchmark::DoNotOptimize(s.q.data());
-        }
-        csv.close();
-      }
-      std::filesystem::remove(file);
+                        ("dalembert_bench_record_" + std::to_string(::getpid()) + "_" + std::to_string(every) +
+                         (npy ? ".npy" : ".csv"));
+      if (npy) record_runs<NpyWriter>(st, sim, every, file);
+      else record_runs<CsvWriter>(st, sim, every, file);
       st.counters["ns_per_step"] = benchmark::Counter(static_cast<double>(st.iterations()) * kRunSteps,
                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     });

@@ -72,6 +72,7 @@ def main(steps_json, studies_json, readme):
     out.append(f"| framework RK4 (plugin) / hand-written RK4 | {r(P + 'rk4/chaotic_particle', 'step/hand/rk4/chaotic_particle')} | ≤ 1.2× |")
     out.append(f"| framework DLA (plugin) / hand-written DLA | {r(P + 'DLA/chaotic_particle', 'step/hand/DLA/chaotic_particle')} | ≤ 1.2× |")
     out.append(f"| DLA run recording every step / recording every 1000th (CSV, 4 observers) | {r('record/DLA/chaotic_particle/every:1', 'record/DLA/chaotic_particle/every:1000')} | ≤ 1.5× |")
+    out.append(f"| DLA run recording every step / recording every 1000th (.npy, 4 observers) | {r('record/DLA/chaotic_particle/every:1/npy', 'record/DLA/chaotic_particle/every:1000/npy')} | ≤ 1.5× |")
     out.append(f"| generic path / compiled path, RK4 (`compiled: false` / default) | {r(P + 'rk4_generic/chaotic_particle', P + 'rk4/chaotic_particle')} | (info) |")
     out.append(f"| generic path / compiled path, DLA | {r(P + 'DLA_generic/chaotic_particle', P + 'DLA/chaotic_particle')} | (info) |")
     out.append(f"| framework RK4 (plugin) / odeint runge_kutta4, framework RHS | {r(P + 'rk4/chaotic_particle', 'step/odeint/rk4/chaotic_particle')} | ≤ 1.0× |")

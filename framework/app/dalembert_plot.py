@@ -4,8 +4,9 @@
 usage: dalembert_plot.py RUN_FOLDER
 
 Reads RUN_FOLDER/manifest.json (the study as run, its tasks and files) and the tidy CSV files it
-indexes, and writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry of the study's
-"figures" list. Figure types:
+indexes (trajectories of a study with "record_format": "npy" are .npy files, read with numpy), and
+writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry of the study's "figures" list.
+Figure types:
 
   timeseries  one curve per task: column "y" against t; "panels": [{y, logy, logx, abs, ylabel, ylim, title,
               tasks, x}, ...]
@@ -137,7 +138,21 @@ class Methods:
         return sorted(labels, key=lambda lab: (lab not in self.reference, self.order.index(lab)))
 
 
+def read_npy(path):
+    """A trajectory written with "record_format": "npy": a structured array, one float64 field per
+    column, as read_csv's columns."""
+    import numpy as np
+    try:  # numpy >= 1.24 refuses headers above 10000 bytes (~400 columns) unless told
+        data = np.load(path, max_header_size=1 << 24)
+    except TypeError:
+        data = np.load(path)
+    return {name: data[name].tolist() for name in data.dtype.names}
+
+
 def read_csv(path):
+    """A tidy file's columns by name (numbers as floats); a .npy trajectory through read_npy."""
+    if path.endswith(".npy"):
+        return read_npy(path)
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     header, body = rows[0], rows[1:]

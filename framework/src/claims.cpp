@@ -8,6 +8,7 @@
 #include <dalembert/study/claims.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/json_input.hpp>
+#include <dalembert/study/npy_reader.hpp>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -124,6 +125,10 @@ struct Table {
 };
 
 Table read_table(const fs::path& file) {
+  if (file.extension() == ".npy") {  // a trajectory written with "record_format": "npy"
+    NpyTable npy = read_npy(file);
+    return {std::move(npy.names), std::move(npy.columns), {}};
+  }
   std::ifstream in(file);
   if (!in) throw Error("claims: cannot read " + file.string());
   Table t;

@@ -59,6 +59,7 @@ double substeps(const nlohmann::json& params) {
 
 Workload& Workload::operator+=(const Workload& o) {
   tasks += o.tasks, total_steps += o.total_steps, rows += o.rows, bytes += o.bytes;
+  npy = npy || o.npy;
   return *this;
 }
 
@@ -93,7 +94,8 @@ void check_steps(const JsonCursor& T, double T_value, double h, const Limits& li
 Workload workload(const Study& s) {
   const bool ensemble = s.kind == "ensemble";
   const double members = ensemble ? static_cast<double>(s.ensemble.size) : 1.0;
-  // Columns of a trajectory row: label, t, q, v and about one per observer; ~24 characters each.
+  // Columns of a trajectory row: label, t, q, v and about one per observer; ~24 characters each in
+  // CSV, 8 bytes in .npy (record_format "npy": only trajectory files, so every row of the study).
   const double columns = 2.0 + 2.0 * static_cast<double>(s.initial.state.q.size()) + static_cast<double>(s.observers.size());
   Workload w;
   for (std::size_t i = 0; i < s.integrators.size(); ++i)
@@ -106,7 +108,8 @@ Workload workload(const Study& s) {
       else w.rows += (ensemble ? (s.ensemble.write_members ? members : 0.0) + 1.0 : 1.0) * records;
     }
   if (ladder_kind(s.kind) && !s.reference.exact) w.total_steps += steps_of(s.T, s.reference.run.h);
-  w.bytes = w.rows * columns * 24.0;
+  w.npy = s.record_format == "npy";
+  w.bytes = w.rows * columns * (w.npy ? 8.0 : 24.0);
   return w;
 }
 
@@ -121,7 +124,7 @@ void check_workload(const JsonCursor& root, const Workload& w, const Limits& lim
     char mb[64];
     std::snprintf(mb, sizeof mb, "%.0f", std::ceil(w.bytes / 1e6));
     refuse(root.has("record_every") ? root["record_every"] : at,
-           "about " + count(w.rows) + " output rows (~" + mb + " MB of CSV)" + what, "rows", w.rows, limits.rows,
+           "about " + count(w.rows) + " output rows (~" + mb + (w.npy ? " MB of .npy)" : " MB of CSV)") + what, "rows", w.rows, limits.rows,
            "output rows");
   }
 }

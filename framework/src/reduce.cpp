@@ -127,6 +127,7 @@ class Reducer {
         tj["file"] = t.file;
         files_.push_back({{"path", t.file}, {"kind", "trajectory"}, {"task", k}, {"label", t.label}, {"h", t.h},
                           {"columns", u_.plan.columns[t.integrator]}});
+        if (st_.record_format == "npy") files_.back()["format"] = "npy";  // csv entries as before
       }
       list.push_back(tj);
     }

@@ -58,6 +58,7 @@ void setup(std::ostringstream& out, const json& st) {
   if (!sys.is_null()) out << "System `" << cell(get(sys, "plugin")) << "` with parameters `" << get(sys, "params").dump() << "`.  \n";
   if (!get(st, "h").is_null()) out << "h = " << cell(get(st, "h")) << ", T = " << cell(get(st, "T"));
   if (!get(st, "record_every").is_null()) out << ", recording every " << cell(get(st, "record_every")) << " step(s)";
+  if (get(st, "record_format") == "npy") out << " into NumPy `.npy` trajectory files";
   out << "\n\n";
   table_head(out, {"label", "integrator", "order", "parameters"});
   for (const auto& u : get(st, "integrators"))

@@ -7,6 +7,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/npy_writer.hpp>
 #include <dalembert/study/run_units.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <memory>
@@ -88,6 +89,28 @@ void time_repeats(const RunUnit& u, const Task& task, TaskOutcome& out, std::ato
   }
 }
 
+// The rows Simulation::run records: the initial state, every `every`-th step and the last.
+std::size_t recorded_rows(long steps, long every) {
+  return static_cast<std::size_t>(1 + steps / every + (steps % every != 0 ? 1 : 0));
+}
+
+// Runs the task, each recorded row into `w` (a CsvWriter or an NpyWriter). On failure what was
+// recorded is kept (flushed here, the file renamed by the writer's destructor), and the failure is
+// what is reported, not an error of the flush.
+template <class Writer>
+void record_run(Simulation& sim, State& s, const Task& task, long every, Writer& w, std::atomic<long>* steps) {
+  try {
+    sim.run(s, task.h, task.steps, every, [&w](const double* row) { w.row(row); }, steps);
+  } catch (...) {
+    try {
+      w.flush();
+    } catch (...) {
+    }
+    throw;
+  }
+  w.close();
+}
+
 void run_simulation(const RunUnit& u, const Task& task, const fs::path& run_folder, TaskOutcome& out,
                     std::atomic<long>* steps) {
   const Study& st = u.study;
@@ -118,14 +141,14 @@ void run_simulation(const RunUnit& u, const Task& task, const fs::path& run_fold
     sim.run(s, task.h, task.steps, st.record_every,
             [&](const double* row) { out.rows.insert(out.rows.end(), row, row + nc); }, steps);
   } else if (!task.file.empty()) {
-    CsvWriter csv(run_folder / u.folder / task.file, sim.columns());
-    try {
-      sim.run(s, task.h, task.steps, st.record_every, [&](const double* row) { csv.row(row); }, steps);
-    } catch (...) {
-      csv.flush();  // keep what was recorded before the failure
-      throw;
+    const fs::path file = run_folder / u.folder / task.file;
+    if (st.record_format == "npy") {
+      NpyWriter npy(file, sim.columns(), recorded_rows(task.steps, st.record_every));
+      record_run(sim, s, task, st.record_every, npy, steps);
+    } else {
+      CsvWriter csv(file, sim.columns());
+      record_run(sim, s, task, st.record_every, csv, steps);
     }
-    csv.close();
   } else {
     sim.run(s, task.h, task.steps, 1, {}, steps);
   }

@@ -345,6 +345,18 @@ std::string cell_label(const std::vector<SweepAxis>& axes, const std::vector<dou
   return s;
 }
 
+// "record_format": the format of trajectory files. Only trajectory studies (and, through their
+// cells, sweeps of them) write trajectory files, so "npy" in any other kind is refused, not ignored.
+std::string parse_record_format(const JsonCursor& root, const std::string& kind) {
+  if (!root.has("record_format")) return "csv";
+  const JsonCursor f = root["record_format"];
+  check_one_of(f, {"csv", "npy"}, "not a record format; use one of: ");
+  if (f.string() == "npy" && kind != "trajectory")
+    f.fail("record format \"npy\" is for trajectory files, and " + kind +
+           " studies write none (trajectory studies and sweeps of them do)");
+  return f.string();
+}
+
 // A sweep: its block, then every cell parsed as the study it will run (base + axis values), so a
 // bad cell is refused before anything runs; the first cell stands for the base study.
 Study parse_sweep(const JsonCursor& root, const std::string& file, const std::string& name, const Limits& limits) {
@@ -354,6 +366,7 @@ Study parse_sweep(const JsonCursor& root, const std::string& file, const std::st
   spec.of = sw["of"].string();
   if (spec.of != "trajectory" && spec.of != "convergence" && spec.of != "ensemble")
     sw["of"].fail("a sweep is a grid of \"trajectory\", \"convergence\" or \"ensemble\" runs");
+  (void)parse_record_format(root, spec.of);  // here, not in a cell: the message names no cell
   nlohmann::json base = root.json();
   base.erase("sweep");
   base.erase("figures");  // the sweep's figures and claims, checked below
@@ -400,7 +413,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   const JsonCursor root(j, file);
   root.allow_keys({"name", "description", "seed", "kind", "system", "initial", "integrators", "observers", "T", "h",
                    "record_every", "reference", "order_tolerance", "plateau", "plugin_paths", "figures", "claims",
-                   "impact_map", "ensemble", "sweep", "limits", "check_derivatives", "repeats"});
+                   "impact_map", "ensemble", "sweep", "limits", "check_derivatives", "repeats", "record_format"});
   Study s;
   s.file = file;
   s.raw = j;
@@ -504,6 +517,7 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     s.record_every = root["record_every"].integer();
     if (s.record_every < 1) root["record_every"].fail("record_every must be at least 1");
   }
+  s.record_format = parse_record_format(root, s.kind);
 
   if (root.has("reference")) {
     const JsonCursor r = root["reference"];

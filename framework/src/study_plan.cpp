@@ -147,7 +147,7 @@ std::vector<Task> list_tasks(const Study& st) {
     const auto& u = st.integrators[i];
     const double h = u.h != 0.0 ? u.h : st.h[0];
     if (st.kind == "trajectory") {
-      tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "trajectory_" + u.label + ".csv"});
+      tasks.push_back({i, u.label, h, steps_for(st.T, h, where), trajectory_file(st, u.label)});
     } else if (st.kind == "ensemble") {
       for (long m = 0; m < st.ensemble.size; ++m) tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "", m});
     } else {
@@ -237,12 +237,12 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
     for (const auto& label : tasks) {
       const auto have = cols(label);
       if (std::find(have.begin(), have.end(), name) != have.end()) continue;
-      const std::string msg = "figure \"" + fig["name"].string() + "\": not a column of " + file_prefix + label +
-                              ".csv; its columns are: " + joined(have);
+      const std::string file = file_prefix == "trajectory_" ? trajectory_file(st, label) : file_prefix + label + ".csv";
+      const std::string msg = "figure \"" + fig["name"].string() + "\": not a column of " + file +
+                              "; its columns are: " + joined(have);
       if (c) (*c)[key].fail(msg);
       throw InputError(fig.where(), "figure \"" + fig["name"].string() + "\": the default \"" + key + "\" = \"" + name +
-                                        "\" is not a column of " + file_prefix + label + ".csv; its columns are: " +
-                                        joined(have));
+                                        "\" is not a column of " + file + "; its columns are: " + joined(have));
     }
   };
   const auto trajectory = [&](const std::string& label) { return cols_of(label); };
@@ -330,6 +330,7 @@ StudyPlan plan_study(const Study& st) {
          {"check_derivatives", st.check_derivatives},
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
+  if (st.record_format != "csv") run["record_format"] = st.record_format;  // csv manifests as before
   if (st.kind == "work_precision") run["repeats"] = st.repeats;
   if (ladder_kind(st.kind)) {
     run["order_tolerance"] = st.order_tolerance;

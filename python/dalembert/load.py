@@ -2,7 +2,9 @@
 
 A run folder is what ``dalembert run`` writes: ``manifest.json`` and the CSV files it lists in
 ``manifest["files"]`` (each with ``path``, ``kind`` and, per integrator, ``label``). Files are
-found through that list only, never by their names.
+found through that list only, never by their names. Trajectories of a study with
+``"record_format": "npy"`` are NumPy ``.npy`` files (entries with ``"format": "npy"``), read into the
+same DataFrames.
 """
 import json
 import pathlib
@@ -16,6 +18,21 @@ def _read_csv(path):
     # The framework writes the shortest text that reads back as the same double; pandas' default
     # parser may be one unit in the last place off, its round-trip parser is exact.
     return pd.read_csv(path, float_precision="round_trip")
+
+
+def _read_npy(path):
+    # A structured array with one float64 field per column: the DataFrame read_csv gives.
+    import numpy as np
+    try:  # numpy >= 1.24 refuses headers above 10000 bytes (~400 columns) unless told
+        data = np.load(path, max_header_size=1 << 24)
+    except TypeError:
+        data = np.load(path)
+    return pd.DataFrame(data)
+
+
+def _read_table(path, entry):
+    npy = entry.get("format") == "npy" or path.suffix == ".npy"
+    return _read_npy(path) if npy else _read_csv(path)
 
 
 class Run:
@@ -62,7 +79,7 @@ class Run:
     def _table(self, entry):
         path = entry["path"]
         if path not in self._cache:
-            self._cache[path] = _read_csv(self.folder / path)
+            self._cache[path] = _read_table(self.folder / path, entry)
         return self._cache[path]
 
     def _by_label(self, kind):

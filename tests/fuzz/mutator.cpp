@@ -224,7 +224,8 @@ void sweep_pointer(Draft& d, std::mt19937_64& rng) {
 
 void unknown_key(Draft& d, std::mt19937_64& rng) {
   const std::vector<json> extras = {{{"limits", {{"steps", 1e300}}}}, {{"limits", {{"array", 0.5}}}}, {{"bogus", 1}},
-                                    {{"claims", {{"a", {{"b", {{"c", 1}}}}}}}}, {{"plugin_paths", {"/"}}}};
+                                    {{"claims", {{"a", {{"b", {{"c", 1}}}}}}}}, {{"plugin_paths", {"/"}}},
+                                    {{"record_format", "npy"}}, {{"record_format", "parquet"}}};
   d.j.update(pick(extras, rng));
   d.what += " extra key";
 }

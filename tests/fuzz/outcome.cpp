@@ -1,6 +1,7 @@
 #include "outcome.hpp"
 
 #include <algorithm>
+#include <dalembert/study/npy_reader.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -35,7 +36,7 @@ std::string check_csv(const fs::path& file) {
 }
 
 // A run folder: manifest.json parses, every file it lists exists (sweeps: every ok cell is a
-// valid folder too), every CSV is rectangular.
+// valid folder too), every CSV is rectangular, every .npy reads back whole.
 std::string check_folder(const fs::path& out) {
   if (!fs::is_directory(out)) return "no output folder";
   if (fs::exists(out.string() + ".incomplete")) return "staging folder left behind";
@@ -56,11 +57,19 @@ std::string check_folder(const fs::path& out) {
         const std::string e = check_folder(out / c["folder"].get<std::string>());
         if (!e.empty()) return "sweep cell: " + e;
       }
-  for (const auto& e : fs::recursive_directory_iterator(out))
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
     if (e.path().extension() == ".csv") {
       const std::string bad = check_csv(e.path());
       if (!bad.empty()) return bad;
     }
+    if (e.path().extension() == ".npy") {
+      try {
+        (void)read_npy(e.path());  // whole: the header's shape matches the rows
+      } catch (const std::exception& x) {
+        return std::string("unreadable .npy: ") + x.what();
+      }
+    }
+  }
   return "";
 }
 

@@ -11,7 +11,7 @@
 //     {"error": COLUMN, "label": LABEL [, "h": H] [, "stat": S]} a convergence table entry (any
 //                                                                column of its rows: error_q, ..., a summary)
 //     {"column": NAME, "task": LABEL [, "stat": S] [, "from": t0] [, "to": t1] [, "at": t]}
-//                                                                a trajectory CSV column over a time window
+//                                                                a trajectory file's column (CSV or .npy) over a time window
 //     {"ensemble": COLUMN, "label": LABEL [, "stat": S, "from", "to", "at"]}  ensemble_stats_<label>.csv
 //     {"ensemble_summary": NAME, "label": LABEL, "stat": "min"|"max"|"mean"}  over the members
 //     {"sweep": METRIC, "label": LABEL [, "where": {AXIS: VALUE, ...}] [, "stat": S]}  sweep.csv

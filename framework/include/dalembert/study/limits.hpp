@@ -17,12 +17,13 @@ struct Limits {
   double cells = 1e4;         // sweep cells: the product of the axis sizes
   double members = 1e6;       // ensemble members
   double array = 1e4;         // elements of any array in the study (figures, observers, stages, ...)
-  double rows = 1e8;          // estimated CSV rows written (~ 10 GB for a small system)
+  double rows = 1e8;          // estimated rows written (~ 10 GB of CSV, ~3 GB of .npy for a small system)
 };
 
 /// What a study asks for, estimated from its parsed form.
 struct Workload {
   double tasks = 0, total_steps = 0, rows = 0, bytes = 0;
+  bool npy = false;  // rows written as .npy (8 bytes a value), not CSV text
   Workload& operator+=(const Workload& o);
 };
 

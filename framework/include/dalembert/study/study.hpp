@@ -71,6 +71,7 @@ struct Study {
   double T = 0.0;
   std::vector<double> h;  // trajectory: one value; convergence: the ladder
   long record_every = 1;
+  std::string record_format = "csv";  // trajectory files: "csv" (text) or "npy" (NumPy binary, study/npy_writer.hpp)
   bool check_derivatives = true;  // the bind-time derivative check (study/derivative_check.hpp)
   Reference reference;
   double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
@@ -89,6 +90,11 @@ struct Study {
 /// Kinds that run every integrator over a ladder of step sizes against a reference: convergence,
 /// and work_precision (the same, each rung also timed: error against CPU time).
 inline bool ladder_kind(const std::string& kind) { return kind == "convergence" || kind == "work_precision"; }
+
+/// The trajectory file of integrator `label`: trajectory_<label>.csv, or .npy with "record_format": "npy".
+inline std::string trajectory_file(const Study& st, const std::string& label) {
+  return "trajectory_" + label + (st.record_format == "npy" ? ".npy" : ".csv");
+}
 
 /// Reads and checks a study file (syntax, keys, types, values, names, limits; a sweep: every cell).
 Study load_study(const std::string& file);
