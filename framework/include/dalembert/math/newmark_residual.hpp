@@ -28,8 +28,9 @@
 #include <dalembert/core/model_access.hpp>
 #include <dalembert/math/newmark_parameters.hpp>
 #include <dalembert/math/newton.hpp>
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <limits>
 
 namespace dalembert {
@@ -379,7 +380,10 @@ class NewmarkEquations {
   /// Whether q is, bit for bit, the Q at which velocity() last left a, A and B (first same as last:
   /// a step from where the previous one ended evaluates nothing at q_k).
   bool last_end_point_is(const VecN& q) const {
-    return end_point_known_ && std::memcmp(q.data(), end_point_.data(), sizeof(double) * n_) == 0;
+    if (!end_point_known_) return false;
+    for (int i = 0; i < n_; ++i)  // bit patterns: +0 and −0 differ, as they may in a(q)
+      if (std::bit_cast<std::uint64_t>(q[i]) != std::bit_cast<std::uint64_t>(end_point_[i])) return false;
+    return true;
   }
 
   Access access_;

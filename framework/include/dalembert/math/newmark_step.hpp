@@ -20,7 +20,10 @@ namespace dalembert {
 inline std::vector<std::string> newmark_quantity_names(int r) {
   std::vector<std::string> names = {"discrete_constraint_residual"};
   for (const char* base : {"lambda", "lambda_prime"})
-    for (int a = 0; a < r; ++a) names.push_back(r == 1 ? std::string(base) : base + ("_" + std::to_string(a)));
+    for (int a = 0; a < r; ++a) {
+      names.emplace_back(base);
+      if (r > 1) names.back().append("_").append(std::to_string(a));
+    }
   names.push_back("newton_iterations");
   return names;
 }
