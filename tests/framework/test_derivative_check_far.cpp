@@ -264,3 +264,20 @@ TEST_CASE("a finding asks whether the model is generic in the scalar only when A
     }
   }
 }
+
+TEST_CASE("dalembert check with a --state off the constraints says so in one line, or projects it if asked",
+          "[derivative_check][cli]") {
+  TempDir dir("check_off_constraints");
+  // The rolling disk rolls only if ẋ = R cos φ ψ̇: with φ = 0, ψ̇ = 0 and ẋ = 1, |A(q)v| = 1.
+  const std::string q = R"("q": [0, 0, 0, 0.3, 0], "v": [1, 0, 0, 0, 0])";
+  check_one_line_error(run_cli("check rolling_disk --state " + quote("{" + q + "}"), dir.path()),
+                       {"--state", "|A(q)v| = 1.000e+00", "off the constraint distribution", "rolling_disk",
+                        "\"project\": true"});
+  const auto projected = run_cli("check rolling_disk --samples 2 --state " + quote("{" + q + R"(, "project": true})"),
+                                 dir.path());
+  INFO("stdout: " << projected.out << "\nstderr: " << projected.err);
+  CHECK(projected.status == 0);
+  CHECK(projected.out.find("rolling_disk: all checks passed") != std::string::npos);
+  check_one_line_error(run_cli("check rolling_disk --state " + quote("{" + q + R"(, "project": "yes"})"), dir.path()),
+                       {"--state", "project must be true or false"});
+}
