@@ -14,6 +14,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/run_folder.hpp>
+#include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
 #include "describe.hpp"
@@ -237,7 +238,9 @@ long long parse_count(const std::string& option, const std::string& text, long l
   return n;
 }
 
-// --state {"q": [...], "v": [...]} with the system's sizes.
+// --state {"q": [...], "v": [...]} with the system's sizes, on the constraints: v off the constraint
+// distribution is not a state the system can be in, and a study refuses it as its initial state
+// (README, "Studies"); "project": true moves it there as a study's does.
 State parse_state_option(const std::string& text, const System& system, const std::string& name) {
   const auto j = parse_json_option("--state", text);
   const auto layout = system.layout();
@@ -261,6 +264,18 @@ State parse_state_option(const std::string& text, const System& system, const st
     if (!j["t"].is_number()) throw InputError("command line: --state", "= " + text + ": t is not a number");
     s.t = j["t"].get<double>();
   }
+  if (j.contains("project") && !j["project"].is_boolean())
+    throw InputError("command line: --state", "= " + text + ": project must be true or false");
+  const bool project = j.contains("project") && j["project"].get<bool>();
+  const double residual = system.constraint_residual(s), tol = constraint_tolerance(s);
+  if (residual <= tol) return s;
+  if (!project)
+    throw InputError("command line: --state", "= " + text + ": |A(q)v| = " + number_text(residual) + " > " +
+                                                  number_text(tol) + ": the velocities are off the constraint " +
+                                                  "distribution of system '" + name + "' at this q; give v with " +
+                                                  "A(q)v = 0, or add \"project\": true to project it onto the constraints");
+  if (!system.project(s))
+    throw InputError("command line: --state", "system '" + name + "' cannot project a state onto its constraints");
   return s;
 }
 

@@ -56,12 +56,12 @@ class Collector {
  public:
   Collector(double tolerance_ad, double tolerance_fd) : tol_ad_(tolerance_ad), tol_fd_(tolerance_fd) {}
 
-  /// Compares hand with reference entrywise; `entry(i, j)` names entry (i, j).
+  /// Compares hand with reference entrywise; `entry(i, j)` names entry (i, j) and `scale(i, j)` is
+  /// its natural scale (see "steps and scales" below): the error is |hand − ref| relative to the
+  /// largest of |hand|, |ref| and that scale, so an entry that vanishes at the state does not turn
+  /// round-off into a relative error of 1, and a small entry is not hidden behind a large one.
   void compare(const std::string& function, Source source, const Mat& hand, const Mat& ref,
-               const std::function<std::string(int, int)>& entry, double floor) {
-    // `floor`: the size of the function differentiated (|A| for ∂A/∂q, ...), so that an array that
-    // vanishes at the state does not turn round-off into a relative error of 1.
-    const double scale = std::max({hand.cwiseAbs().maxCoeff(), ref.cwiseAbs().maxCoeff(), floor});
+               const std::function<std::string(int, int)>& entry, const Mat& scale) {
     double worst = 0.0;
     int wi = 0, wj = 0;
     for (int i = 0; i < hand.rows(); ++i)
@@ -71,7 +71,7 @@ class Collector {
         if (!std::isfinite(h) || !std::isfinite(r))
           e = std::numeric_limits<double>::infinity();
         else {
-          const double denom = std::max({std::abs(h), std::abs(r), scale});
+          const double denom = std::max({std::abs(h), std::abs(r), scale(i, j)});
           e = denom > 0.0 ? std::abs(h - r) / denom : 0.0;
         }
         if (e > worst || (std::isinf(e) && !std::isinf(worst))) worst = e, wi = i, wj = j;
@@ -117,12 +117,23 @@ class Collector {
   }
   void add_finding(const std::string& function, const std::string& entry, double hand, double ref, double err,
                    Source source) {
-    const bool by_ad = source == Source::ADVsDifference;
-    std::string msg = function + entry + (by_ad ? ": AD " : ": hand ") + number(hand) + " vs " +
-                      (source == Source::HandVsAD ? "AD " : "central difference ") + number(ref) +
-                      " (relative error " + plain(err) + ")" +
-                      (by_ad ? "; is the model function generic in the scalar (no cast to double)?" : "");
+    std::string msg = function + entry + (source == Source::ADVsDifference ? ": AD " : ": hand ") + number(hand) +
+                      " vs " + (source == Source::HandVsAD ? "AD " : "central difference ") + number(ref) +
+                      " (relative error " + plain(err) + ")";
+    if (source == Source::ADVsDifference && std::isfinite(hand) && std::isfinite(ref))  // else the values say it
+      msg += lost_ad_term(hand, ref, err)
+                 ? "; is the model function generic in the scalar (no cast to double)?"
+                 : "; too small for a derivative AD lost: is the function smooth near this state?";
     keep(DerivativeFinding{function, entry, hand, ref, err, std::move(msg)});
+  }
+  /// Whether AD disagreeing with a central difference most likely lost a term — a model function
+  /// not generic in the scalar (a cast to double, a branch on a dual number) drops the derivative of
+  /// everything computed through it: AD is then exactly 0 where the difference is not, or off by
+  /// O(1) of the entry (1e-2 or more). A smooth function's Richardson difference errs by far less
+  /// (~(δ/L)⁴, L the length on which it varies), so a smaller disagreement points at a function that
+  /// is not smooth at the state, or varies on a scale not much longer than the step.
+  static bool lost_ad_term(double ad, double difference, double err) {
+    return err >= 1e-2 || (ad == 0.0 && difference != 0.0);
   }
   void keep(DerivativeFinding f) {
     auto it = worst_.find(f.function);
@@ -134,6 +145,49 @@ class Collector {
   std::map<std::string, DerivativeFinding> worst_;
 };
 
+// ----- steps and scales, per coordinate -----
+// Each coordinate q^j has its own scale s_j and its own difference step δ_j (README, "Checking a
+// system's derivatives"); one step for all, scaled by the largest |q^j|, differenced an angle by
+// 0.4 rad when a position was 40 and refused valid states far from the origin (issue 26).
+//
+// s_j = max(1, |q^j|) bounds the length L_j on which a function of q^j changes by O(1) of itself:
+// 1 rad for an angle, |q^j| for a power of a position far from the origin, 1 near it. An entry
+// ∂f_i/∂q^j is judged relative to max(|hand|, |reference|, |f|/s_j), |f| the largest component of
+// the function differentiated at the state: |f|/s_j ≤ |f|/L_j, the size of a derivative along q^j
+// that is not small, so the floor hides no error that matters; and it is what a difference can
+// resolve, its round-off ε|f|/δ_j being at most 2e-10 of |f|/s_j with the steps below. (An entry's
+// own |f_i| would be no floor: a component that vanishes at the state is a sum of larger terms.)
+//
+// δ_j = 1e-2·max(1, |q^j|/1e4): 1e-2 against the 1 rad on which an angle varies however far it has
+// wound gives Richardson's error (δ/L)⁴/480 ≈ 2e-11 (the 2.1e-11 measured on the rolling disk), and
+// is exact for a polynomial of degree four in a position; up to |q^j| = 1e4 rounding q^j ± δ_j and f
+// costs ε·s_j/δ_j ≤ 2e-10, and beyond it the step grows with |q^j| so that it stays so.
+
+double coordinate_scale(double x) { return std::max(1.0, std::abs(x)); }
+double coordinate_step(double x) { return 1e-2 * std::max(1.0, std::abs(x) / 1e4); }
+
+Vec coordinate_scales(const Vec& x) { return x.unaryExpr([](double xj) { return coordinate_scale(xj); }); }
+
+/// The step along a direction w: the largest ε that moves no coordinate by more than its own step.
+double step_along(const Vec& x, const Vec& w) {
+  double eps = std::numeric_limits<double>::infinity();
+  for (Eigen::Index j = 0; j < x.size(); ++j)
+    if (w[j] != 0.0) eps = std::min(eps, coordinate_step(x[j]) / std::abs(w[j]));
+  return eps;
+}
+
+/// How fast w moves the state relative to its coordinates' scales, max_j |w_j|/s_j: a derivative of
+/// f along w has the natural scale |f|·rate.
+double rate_along(const Vec& x, const Vec& w) { return (w.cwiseAbs().array() / coordinate_scales(x).array()).maxCoeff(); }
+
+/// The natural scales of ∂f/∂q (rows × n, column j: ∂/∂q^j) for f of largest component `size`.
+Mat per_column(double size, const Vec& q, Eigen::Index rows) {
+  return coordinate_scales(q).cwiseInverse().transpose().replicate(rows, 1) * size;
+}
+
+/// The natural scales of a vector indexed by q whose entry i is ∂/∂q^i of a scalar of size `size`.
+Mat per_coordinate(double size, const Vec& q) { return Mat(coordinate_scales(q).cwiseInverse() * size); }
+
 // ----- Richardson-extrapolated central differences -----
 // D(δ) = (f(x+δe) − f(x−δe)) / 2δ has error O(δ²); (4D(δ/2) − D(δ))/3 has error O(δ⁴).
 
@@ -144,17 +198,21 @@ Mat directional(const ArrayFn& f, const Vec& x, const Vec& e, double delta) {
   return (4.0 * central(delta / 2.0) - central(delta)) / 3.0;
 }
 
-double step_for(const Vec& x) { return 1e-2 * std::max(1.0, x.cwiseAbs().maxCoeff()); }
+/// d/dε f(x + εw) at ε = 0, each coordinate moved by at most its own step; zero for w = 0.
+Mat along(const ArrayFn& f, const Vec& x, const Vec& w) {
+  if (w.cwiseAbs().maxCoeff() > 0.0) return directional(f, x, w, step_along(x, w));
+  const Mat fx = f(x);
+  return Mat::Zero(fx.rows(), fx.cols());
+}
 
-/// Column j of the result: ∂f/∂x^j (f vector-valued): the n×n Jacobian.
+/// Column j of the result: ∂f/∂x^j (f vector-valued), differenced with x^j's own step.
 Mat jacobian(const ArrayFn& f, const Vec& x) {
   const int n = static_cast<int>(x.size());
-  const double d = step_for(x);
   Mat J;
   for (int j = 0; j < n; ++j) {
     Vec e = Vec::Zero(n);
     e[j] = 1.0;
-    Mat col = directional(f, x, e, d);
+    Mat col = directional(f, x, e, coordinate_step(x[j]));
     if (j == 0) J.resize(col.size(), n);
     J.col(j) = Eigen::Map<const Vec>(col.data(), col.size());
   }
@@ -179,11 +237,22 @@ struct Context {
   }
 };
 
-double constraint_scale(const Context& c, const Vec& q) {
-  if (c.r == 0) return 0.0;
+/// A(x) as a function for the difference quotients.
+Mat constraint_matrix_at(const Context& c, const Vec& x) {
   Mat A(c.r, c.n);
-  c.sys.constraint_matrix(q, A);
-  return A.cwiseAbs().maxCoeff();
+  c.sys.constraint_matrix(x, A);
+  return A;
+}
+
+/// |A_a|∞ for each row a of A(q): the size of constraint a.
+Vec constraint_row_sizes(const Context& c, const Vec& q) {
+  return constraint_matrix_at(c, q).cwiseAbs().rowwise().maxCoeff();
+}
+
+double largest_mass_entry(const Context& c, const Vec& q) {
+  Mat M(c.n, c.n);
+  c.sys.mass(q, M);
+  return M.cwiseAbs().maxCoeff();
 }
 
 std::string vec_entry(const EntryNames& nm, int i) { return nm.index(i); }
@@ -198,7 +267,7 @@ void check_potential(Context& c, const Vec& q) {
   else
     gref = jacobian([&](const Vec& x) { Mat v(1, 1); v(0, 0) = c.sys.potential(x); return v; }, q).transpose();
   c.out.compare("potential_gradient", sg, g, gref, [&](int i, int) { return vec_entry(c.names, i); },
-                std::abs(c.sys.potential(q)));
+                per_coordinate(std::abs(c.sys.potential(q)), q));
 
   Mat H(c.n, c.n), Href(c.n, c.n);
   c.sys.potential_hessian(q, H);
@@ -208,11 +277,12 @@ void check_potential(Context& c, const Vec& q) {
   else
     Href = jacobian([&](const Vec& x) { Vec gx(c.n); c.sys.potential_gradient(x, gx); return Mat(gx); }, q);
   c.out.compare("potential_hessian", sh, H, Href, [&](int i, int j) { return c.names.index(i) + c.names.index(j); },
-                g.cwiseAbs().maxCoeff());
+                per_column(g.cwiseAbs().maxCoeff(), q, c.n));
 }
 
 void check_constraint_gradient(Context& c, const Vec& q) {
   const Source src = c.source("constraint_gradient");
+  const Vec rows = c.r > 0 ? constraint_row_sizes(c, q) : Vec();
   for (int a = 0; a < c.r; ++a) {
     Mat G(c.n, c.n), Gref(c.n, c.n);
     c.sys.constraint_gradient(q, a, G);
@@ -220,19 +290,19 @@ void check_constraint_gradient(Context& c, const Vec& q) {
       c.ad->automatic_constraint_gradient(q, a, Gref);
     } else {
       // Column j: ∂(row a of A)/∂q^j.
-      Gref = jacobian([&](const Vec& x) { Mat A(c.r, c.n); c.sys.constraint_matrix(x, A); return Mat(A.row(a).transpose()); }, q);
+      Gref = jacobian([&](const Vec& x) { return Mat(constraint_matrix_at(c, x).row(a).transpose()); }, q);
     }
     const std::string prefix = "(a=" + std::to_string(a) + ")";
     c.out.compare("constraint_gradient", src, G, Gref,
-                  [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); }, constraint_scale(c, q));
+                  [&](int i, int j) { return prefix + c.names.index(i) + c.names.index(j); },
+                  per_column(rows[a], q, c.n));
   }
 }
 
 /// Ṁv − ½∂_q(vᵀMv) from M(q) by central differences.
 Vec coriolis_by_differences(const Context& c, const Vec& q, const Vec& v) {
   auto mass = [&](const Vec& x) { Mat M(c.n, c.n); c.sys.mass(x, M); return M; };
-  Vec cv = Vec::Zero(c.n);
-  if (v.norm() > 0) cv = directional(mass, q, v, step_for(q) / std::max(1.0, v.cwiseAbs().maxCoeff())) * v;
+  const Vec cv = along(mass, q, v) * v;
   Mat dT = jacobian([&](const Vec& x) { Mat e(1, 1); e(0, 0) = v.dot(mass(x) * v); return e; }, q);
   return cv - 0.5 * dT.transpose();
 }
@@ -246,10 +316,10 @@ void check_coriolis(Context& c, const Vec& q, const Vec& v) {
     c.ad->automatic_coriolis(q, v, ref);
   else
     ref = coriolis_by_differences(c, q, v);
-  Mat M(c.n, c.n);
-  c.sys.mass(q, M);
-  c.out.compare("coriolis", src, cor, ref, [&](int i, int) { return vec_entry(c.names, i); },
-                M.cwiseAbs().maxCoeff() * v.squaredNorm());
+  // Ṁv is a derivative of M along v, times v; ½∂_q(vᵀMv) one along each q^i.
+  const double Mv = largest_mass_entry(c, q) * v.cwiseAbs().maxCoeff();
+  const Mat scale = Mat::Constant(c.n, 1, Mv * rate_along(q, v)) + per_coordinate(Mv * v.cwiseAbs().maxCoeff(), q);
+  c.out.compare("coriolis", src, cor, ref, [&](int i, int) { return vec_entry(c.names, i); }, scale);
 }
 
 /// ½∂_q(vᵀM(q)v), which the discrete Lagrangians of an M(q) need (issue 14), against central
@@ -260,17 +330,9 @@ void check_kinetic_gradient(Context& c, const Vec& q, const Vec& v) {
   c.sys.kinetic_gradient(q, v, k);
   auto kinetic = [&](const Vec& x) { Mat M(c.n, c.n); c.sys.mass(x, M); Mat e(1, 1); e(0, 0) = 0.5 * v.dot(M * v); return e; };
   const Vec ref = jacobian(kinetic, q).transpose();
-  Mat M(c.n, c.n);
-  c.sys.mass(q, M);
+  const double vmax = v.cwiseAbs().maxCoeff();
   c.out.compare("kinetic_gradient", c.source("kinetic_gradient"), k, ref, [&](int i, int) { return vec_entry(c.names, i); },
-                M.cwiseAbs().maxCoeff() * v.squaredNorm());
-}
-
-/// A(x) as a function for the difference quotients.
-Mat constraint_matrix_at(const Context& c, const Vec& x) {
-  Mat A(c.r, c.n);
-  c.sys.constraint_matrix(x, A);
-  return A;
+                per_coordinate(largest_mass_entry(c, q) * vmax * vmax, q));
 }
 
 // The contractions an AD system forms (closed form, or AD along one direction); a system without
@@ -281,18 +343,16 @@ void check_contractions(Context& c, const Vec& q, const Vec& v) {
   auto source = [&](const std::string& f) {
     return c.source("constraint_gradient") == Source::HandVsAD ? Source::HandVsAD : c.source(f);
   };
+  const Vec rows = constraint_row_sizes(c, q) * v.cwiseAbs().maxCoeff();  // |A_a|∞·|v|∞: the size of A(q)v
   const Source sk = source("curvature");
   Vec k(c.r), kref(c.r);
   c.ad->model_curvature(q, v, k);
   if (sk == Source::HandVsAD)
     c.ad->automatic_curvature(q, v, kref);
-  else if (v.norm() > 0)  // d/dε A(q + εv) v
-    kref = directional([&](const Vec& x) { return constraint_matrix_at(c, x); }, q, v,
-                       step_for(q) / std::max(1.0, v.cwiseAbs().maxCoeff())) * v;
-  else
-    kref.setZero();
+  else  // d/dε A(q + εv) v
+    kref = along([&](const Vec& x) { return constraint_matrix_at(c, x); }, q, v) * v;
   c.out.compare("curvature", sk, k, kref, [](int a, int) { return "(a=" + std::to_string(a) + ")"; },
-                constraint_scale(c, q) * v.squaredNorm());
+                Mat(rows * rate_along(q, v)));
   const Source sd = source("constraint_derivative");
   Mat D(c.r, c.n), Dref(c.r, c.n);
   c.ad->model_constraint_derivative(q, v, D);
@@ -300,9 +360,9 @@ void check_contractions(Context& c, const Vec& q, const Vec& v) {
     c.ad->automatic_constraint_derivative(q, v, Dref);
   else  // ∂/∂q^j (A(q)v)
     Dref = jacobian([&](const Vec& x) { return Mat(constraint_matrix_at(c, x) * v); }, q);
+  const Mat per_entry = rows * coordinate_scales(q).cwiseInverse().transpose();  // row a, column j: |A_a||v|/s_j
   c.out.compare("constraint_derivative", sd, D, Dref,
-                [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); },
-                constraint_scale(c, q) * v.norm());
+                [&](int a, int j) { return "(a=" + std::to_string(a) + ")" + c.names.index(j); }, per_entry);
 }
 
 void check_mass(Context& c, const Vec& q) {
@@ -335,7 +395,10 @@ void check_rank(Context& c, const Vec& q) {
 }
 
 /// The states: the given one (or the origin), then `samples` random ones in a box around its q,
-/// v random and projected onto the constraint distribution.
+/// v random and projected onto the constraint distribution. The box has the same half-width in
+/// every coordinate, not one scaled by |q^j|: 0.5 rad is a fair sample of an angle however far it
+/// has wound, a far state's samples stay far (the regime asked about), and a coordinate near a
+/// singularity of the model (a tilt near ±π/2) is not thrown across it.
 std::vector<State> sample_states(const LagrangianSystem& sys, const DerivativeCheckOptions& o, int n) {
   std::vector<State> states;
   State base;

@@ -50,7 +50,7 @@ State check_initial_state(const Study& st, const System& system) {
   check_size(st.initial.where, "q", s0.q, layout.q.size(), st.system.plugin);
   check_size(st.initial.where, "v", s0.v, layout.v.size(), st.system.plugin);
   const double residual = system.constraint_residual(s0);
-  const double tol = 1e-12 * (1.0 + s0.v.lpNorm<Eigen::Infinity>());
+  const double tol = constraint_tolerance(s0);
   if (!(residual <= tol)) {
     if (!st.initial.project)
       throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
@@ -296,6 +296,8 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
 }
 
 }  // namespace
+
+double constraint_tolerance(const State& s) { return 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>()); }
 
 StudyPlan plan_study(const Study& st) {
   if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (plan_sweep)");

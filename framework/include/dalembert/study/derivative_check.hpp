@@ -40,7 +40,7 @@ struct DerivativeCheckOptions {
   int samples = 8;                  ///< random states besides the given one
   std::uint64_t seed = 1;
   std::optional<State> state;       ///< checked first; samples lie in a box around its q (else the origin)
-  double box = 0.5;                 ///< half-width of the q box
+  double box = 0.5;                 ///< half-width of the q box, the same in every coordinate
   bool flow = false;                ///< also the RK4 energy/constraint run (CLI; not at bind time)
   double ad_tolerance = 1e-9;       ///< hand vs AD (a correct closed form agrees to ~1e-14)
   double fd_tolerance = 1e-6;       ///< hand vs Richardson central difference (O(δ⁴) ≈ 1e-12, round-off ≈ 1e-11)

@@ -36,6 +36,10 @@ struct StudyPlan {
   std::vector<std::vector<std::string>> columns;  // per integrator: "t" and the observers' columns
 };
 
+/// The largest |A(q)v| (System::constraint_residual) a given state may have and count as on the
+/// constraints: 1e-12 (1 + |v|∞). A study's initial state and `dalembert check --state` are held to it.
+BOOST_SYMBOL_VISIBLE double constraint_tolerance(const State& s);
+
 /// Checks `study` and lists its tasks; an InputError naming the file, JSON path and value of the
 /// first problem. Not for sweeps (see plan_sweep, which plans each of its cells).
 BOOST_SYMBOL_VISIBLE StudyPlan plan_study(const Study& study);
