@@ -3,13 +3,17 @@
 1. dalembert.simulate() of 10^6 steps against `dalembert run --no-plots` of the same study
    (same system, integrator, observers, record_every): the ratio of wall times, best of N;
 2. a Python loop calling Integrator.step() 10^5 times: the time per step, and the overhead per
-   step over the C++ loop (simulate without observers) on the same system and integrator.
+   step over the C++ loop (simulate without observers) on the same system and integrator;
+3. the cost of making simulate() interruptible (issue 26: a clock read every 64 steps, the GIL
+   taken every 0.1 s for Ctrl-C): 10^6 steps with and without the checks, CPU time, median of 3N
+   interleaved pairs.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python_bench.py [--cli build/bin/dalembert] [--repeat 3]
 """
 import argparse
 import json
 import pathlib
+import statistics
 import subprocess
 import tempfile
 import time
@@ -77,12 +81,25 @@ def main():
     integ.start(sys_.state(Q0, V0), H)
     t_py = best(python_loop, a.repeat) / m
 
+    def core_simulate(interruptible):  # CPU time: robust on a shared machine
+        s = sys_.state(Q0, V0)
+        t0 = time.process_time()
+        dalembert._dalembert.simulate(sys_, integ, s, H, n * H, OBSERVERS, RECORD_EVERY, None, interruptible)
+        return time.process_time() - t0
+    plain, checked = [], []
+    for _ in range(3 * a.repeat):  # interleaved pairs: both see the same machine
+        plain.append(core_simulate(False))
+        checked.append(core_simulate(True))
+    t_plain, t_checked = statistics.median(plain), statistics.median(checked)
+
     print(f"system {SYSTEM}, integrator {INTEGRATOR} {IPARAMS}, h = {H}; best of {a.repeat}")
     print(f"simulate, {n:.0e} steps, observers {OBSERVERS}, record_every {RECORD_EVERY}: {t_sim:.3f} s")
     print(f"dalembert run (same study, 1 thread, --no-plots): {t_cli:.3f} s (its task loop: {t_loop_cli:.3f} s)")
     print(f"ratio simulate / CLI: {t_sim / t_cli:.3f}   (simulate / CLI task loop: {t_sim / t_loop_cli:.3f})")
     print(f"C++ loop (simulate, no observers, {m:.0e} steps): {t_cxx * 1e9:.0f} ns/step")
     print(f"Python loop calling step() {m:.0e} times: {t_py * 1e9:.0f} ns/step; overhead {(t_py - t_cxx) * 1e9:.0f} ns/step")
+    print(f"simulate, {n:.0e} steps, CPU time, median of {3 * a.repeat} interleaved pairs: interruptible "
+          f"{t_checked:.3f} s, without the signal checks {t_plain:.3f} s; ratio {t_checked / t_plain:.3f}")
 
 
 if __name__ == "__main__":

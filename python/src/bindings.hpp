@@ -13,14 +13,16 @@ namespace py = pybind11;
 /// plugins next to libdalembert). Never destroyed: plugin objects may outlive the module's teardown.
 const Registry& registry();
 
-/// A JSON value from a Python object (dict, list, str, number, bool, None) and back, through the
-/// json module: one rule for both directions, NaN written as null as the framework does.
-nlohmann::json to_json(const py::handle& obj);
+/// A JSON value from a Python object (dict, list or tuple, str, int, float, bool, None; numpy's
+/// scalars too); what JSON cannot hold is an InputError at `where` + the JSON pointer of the place
+/// (json_values.cpp). Back to Python through the json module (NaN written as null, as the framework does).
+nlohmann::json to_json(const py::handle& obj, const std::string& where);
 py::object from_json(const nlohmann::json& j);
 
 void register_errors(py::module_& m);    // errors.cpp: dalembert.Error, InputError
 void register_runs(py::module_& m);      // runs.cpp: run a study into a folder
 void register_plugins(py::module_& m);   // plugins.cpp: list and describe plugins
-void register_stepping(py::module_& m);  // stepping.cpp: State, System, Integrator, simulate
+void register_stepping(py::module_& m);  // stepping.cpp: State, System, Integrator
+void register_simulate(py::module_& m);  // simulate.cpp: simulate
 
 }  // namespace dalembert::python

@@ -10,15 +10,6 @@ const Registry& registry() {
   return *reg;
 }
 
-nlohmann::json to_json(const py::handle& obj) {
-  const auto dumps = py::module_::import("json").attr("dumps");
-  return nlohmann::json::parse(dumps(obj).cast<std::string>());
-}
-
-py::object from_json(const nlohmann::json& j) {
-  return py::module_::import("json").attr("loads")(j.dump());
-}
-
 }  // namespace dalembert::python
 
 PYBIND11_MODULE(_dalembert, m) {
@@ -30,4 +21,5 @@ PYBIND11_MODULE(_dalembert, m) {
   register_runs(m);
   register_plugins(m);
   register_stepping(m);
+  register_simulate(m);
 }

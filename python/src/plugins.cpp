@@ -2,6 +2,7 @@
 #include "bindings.hpp"
 
 #include <dalembert/plugin/describe.hpp>
+#include <pybind11/stl.h>  // plugin_search_paths returns a std::vector<std::string>
 
 namespace dalembert::python {
 

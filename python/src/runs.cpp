@@ -3,6 +3,7 @@
 // folder (dalembert/load.py), so run() and load() give the same Run.
 #include "bindings.hpp"
 
+#include <dalembert/core/errors.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study.hpp>
 
@@ -11,7 +12,7 @@ namespace dalembert::python {
 namespace {
 
 Study study_of(const py::handle& study) {
-  if (py::isinstance<py::dict>(study)) return parse_study(to_json(study), "study");
+  if (py::isinstance<py::dict>(study)) return parse_study(to_json(study, "study: "), "study");
   return load_study(py::str(study).cast<std::string>());  // a path (str or os.PathLike)
 }
 
@@ -21,6 +22,7 @@ void register_runs(py::module_& m) {
   m.def(
       "run_study",
       [](const py::handle& study, const std::string& out_dir, int threads, bool quiet, bool plots) {
+        if (threads < 0) throw InputError("run_study: threads", "= " + std::to_string(threads) + ": expected 0 (all cores) or more");
         const Study st = study_of(study);
         RunOptions opt;
         opt.out_dir = out_dir;

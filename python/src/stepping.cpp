@@ -1,15 +1,11 @@
 // Stepping from Python: a State exchanged as numpy arrays, a System and an Integrator made by the
-// registry, one step at a time (Integrator.step), or a whole run in C++ (simulate: the
-// framework's Simulation loop, the GIL released, the recorded rows handed to numpy without a copy).
-#include "bindings.hpp"
+// registry, one step at a time (Integrator.step). A whole run in C++ is simulate.cpp.
+#include "stepping.hpp"
 
+#include <cmath>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/integrator.hpp>
 #include <dalembert/core/step_aware.hpp>
-#include <dalembert/core/system.hpp>
-#include <dalembert/study/simulation.hpp>
-#include <dalembert/study/study.hpp>
-#include <memory>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <sstream>
@@ -20,10 +16,7 @@ namespace {
 
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-Vec to_vec(const Array& a, const char* what) {
-  if (a.ndim() != 1) throw py::value_error(std::string(what) + " must be a 1-d array, got " + std::to_string(a.ndim()) + " dimensions");
-  return Eigen::Map<const Vec>(a.data(), a.shape(0));
-}
+std::string value_text(double x) { return number_text(x, "%.17g"); }
 
 // A read-only copy: writing into it would change nothing, so numpy refuses it instead.
 py::array to_array(const Vec& x) {
@@ -33,85 +26,116 @@ py::array to_array(const Vec& x) {
   return a;
 }
 
-// A system made by the registry, with its layout (checked against every state it is given).
-struct PySystem {
-  std::shared_ptr<System> system;
-  Layout layout;
-
-  void check(const State& s, const char* who) const {
-    if (s.q.size() != Eigen::Index(layout.q.size()) || s.v.size() != Eigen::Index(layout.v.size()))
-      throw InputError(who, "the state has " + std::to_string(s.q.size()) + " q and " + std::to_string(s.v.size()) +
-                                " v components; system '" + system->name() + "' has " + std::to_string(layout.q.size()) +
-                                " and " + std::to_string(layout.v.size()));
-  }
-};
-
-// An integrator bound to one system. step() starts it (StepAware hint, then start) the first time,
-// as the Simulation loop does at t0; start() restarts it from another state.
-struct PyIntegrator {
-  std::shared_ptr<PySystem> system;  // the integrator keeps a reference to it
-  std::unique_ptr<Integrator> integrator;
-  bool started = false;
-
-  void start(const State& s, double h) {
-    system->check(s, "Integrator.start");
-    if (auto* a = dynamic_cast<StepAware*>(integrator.get()); a && h != 0.0) a->expect_step(h);
-    integrator->start(s);
-    started = true;
-  }
-  void step(State& s, double h) {
-    if (!started) start(s, h);
-    system->check(s, "Integrator.step");
-    const double t = s.t;
-    integrator->step(s, h);
-    s.t = t + h;  // whatever the integrator did with it, as the Simulation loop does
-    if (!s.q.allFinite() || !s.v.allFinite()) {
-      std::ostringstream os;
-      os << "integrator '" << integrator->name() << "' produced a non-finite state (t = " << s.t << ", h = " << h << ")";
-      throw Error(os.str());
-    }
-  }
-};
-
-// Observers as a list of names, (name, params) pairs or {"plugin": name, "params": {...}} dicts.
-std::vector<std::unique_ptr<Observer>> make_observers(const py::list& given) {
-  std::vector<std::unique_ptr<Observer>> out;
-  for (std::size_t i = 0; i < given.size(); ++i) {
-    const std::string where = "simulate: observers[" + std::to_string(i) + "]";
-    const py::handle o = given[i];
-    nlohmann::json params = nlohmann::json::object();
-    std::string name;
-    if (py::isinstance<py::str>(o)) name = o.cast<std::string>();
-    else if (py::isinstance<py::dict>(o)) {
-      const nlohmann::json j = to_json(o);
-      if (!j.contains("plugin") || !j["plugin"].is_string())
-        throw InputError(where, "= " + j.dump() + ": an observer dict needs \"plugin\" (a name)");
-      name = j["plugin"];
-      params = j.value("params", nlohmann::json::object());
-    } else if (py::isinstance<py::tuple>(o) && py::len(o) == 2) {
-      name = py::str(o[py::int_(0)]).cast<std::string>();
-      params = to_json(o[py::int_(1)]);
-    } else
-      throw InputError(where, "= " + py::repr(o).cast<std::string>() + ": expected a name, (name, params) or {\"plugin\", \"params\"}");
-    out.push_back(registry().make_observer(name, params, where));
-  }
-  return out;
+double finite_time(double t, const std::string& who) {
+  if (!std::isfinite(t)) throw InputError(who, "= " + value_text(t) + ": a time is finite");
+  return t;
 }
 
 }  // namespace
 
+Vec to_vec(const py::handle& given, const std::string& what) {
+  const py::array a = py::array::ensure(given);  // numpy's reading of any sequence
+  if (!a) throw py::type_error(what + ": expected a 1-d array of numbers, got " + py::repr(py::type::handle_of(given)).cast<std::string>());
+  const char kind = a.dtype().kind();
+  const std::string dtype = py::str(a.dtype()).cast<std::string>();
+  if (kind == 'c') throw InputError(what, "has complex values (dtype " + dtype + "); a state is real");
+  if (std::string("biufO").find(kind) == std::string::npos)
+    throw py::type_error(what + ": expected numbers, got an array of dtype " + dtype);
+  if (a.ndim() != 1)
+    throw InputError(what, "must be a 1-d array, got " + std::to_string(a.ndim()) + " dimensions");
+  const Array d = Array::ensure(a);  // float64, contiguous: a copy when it is not one already
+  if (!d) throw py::type_error(what + ": some values are not numbers (dtype " + dtype + ")");
+  const Vec x = Eigen::Map<const Vec>(d.data(), d.shape(0));
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw InputError(what + "[" + std::to_string(i) + "]", "= " + value_text(x[i]) + ": a state is finite");
+  return x;
+}
+
+void check_finite(const State& s, const char* who) {
+  if (!std::isfinite(s.t)) finite_time(s.t, std::string(who) + ": t");
+  for (const auto& [name, x] : {std::pair<const char*, const Vec*>{"q", &s.q}, {"v", &s.v}})
+    for (Eigen::Index i = 0; i < x->size(); ++i)
+      if (!std::isfinite((*x)[i]))
+        throw InputError(std::string(who) + ": " + name + "[" + std::to_string(i) + "]",
+                         "= " + value_text((*x)[i]) + ": a state is finite");
+}
+
+void PySystem::check(const State& s, const char* who) const {
+  if (s.q.size() != Eigen::Index(layout.q.size()) || s.v.size() != Eigen::Index(layout.v.size()))
+    throw InputError(who, "the state has " + std::to_string(s.q.size()) + " q and " + std::to_string(s.v.size()) +
+                              " v components; system '" + system->name() + "' has " + std::to_string(layout.q.size()) +
+                              " and " + std::to_string(layout.v.size()));
+  check_finite(s, who);
+}
+
+void PyIntegrator::check_idle(const char* who) const {
+  if (running)
+    throw Error(std::string(who) + ": integrator '" + integrator->name() +
+                "' is running in simulate() in another thread; an integrator holds the memory of one run: "
+                "give each thread its own (dalembert.integrator(...))");
+}
+
+void PyIntegrator::start(const State& s, double h) {
+  check_idle("Integrator.start");
+  system->check(s, "Integrator.start");
+  if (!std::isfinite(h)) throw InputError("Integrator.start: h", "= " + value_text(h) + ": a step size is finite");
+  if (auto* a = dynamic_cast<StepAware*>(integrator.get()); a && h != 0.0) a->expect_step(h);
+  integrator->start(s);
+  started = true;
+}
+
+void PyIntegrator::step(State& s, double h) {
+  check_idle("Integrator.step");
+  check_not_running(s, "Integrator.step");
+  if (!std::isfinite(h) || h == 0.0)
+    throw InputError("Integrator.step: h", "= " + value_text(h) + ": a step size is finite and not zero");
+  system->check(s, "Integrator.step");
+  if (!started) start(s, h);
+  before = s;  // no allocation after the first step: same sizes
+  try {
+    integrator->step(s, h);
+  } catch (...) {
+    s = before, started = false;
+    throw;
+  }
+  s.t = before.t + h;  // whatever the integrator did with it, as the Simulation loop does
+  if (!s.q.allFinite() || !s.v.allFinite()) {
+    s = before, started = false;
+    std::ostringstream os;
+    os << "integrator '" << integrator->name() << "' produced a non-finite state (t = " << before.t << ", h = " << h
+       << "); the state is left at t = " << before.t;
+    throw Error(os.str());
+  }
+}
+
 void register_stepping(py::module_& m) {
   py::class_<State>(m, "State", "A state (t, q, v); q and v are read-only numpy copies: assign whole arrays to change them.")
-      .def(py::init([](const Array& q, const Array& v, double t) {
-             return State{t, to_vec(q, "q"), to_vec(v, "v")};
+      .def(py::init([](const py::handle& q, const py::handle& v, double t) {
+             return State{finite_time(t, "State: t"), to_vec(q, "State: q"), to_vec(v, "State: v")};
            }),
            py::arg("q"), py::arg("v"), py::arg("t") = 0.0)
-      .def_readwrite("t", &State::t)
       .def_property(
-          "q", [](const State& s) { return to_array(s.q); }, [](State& s, const Array& a) { s.q = to_vec(a, "q"); })
+          "t", [](const State& s) { return s.t; },
+          [](State& s, double t) {
+            check_not_running(s, "State.t");
+            s.t = finite_time(t, "State.t");
+          })
       .def_property(
-          "v", [](const State& s) { return to_array(s.v); }, [](State& s, const Array& a) { s.v = to_vec(a, "v"); })
+          "q", [](const State& s) { return to_array(s.q); },
+          [](State& s, const py::handle& a) {
+            check_not_running(s, "State.q");
+            s.q = to_vec(a, "State.q");
+          })
+      .def_property(
+          "v", [](const State& s) { return to_array(s.v); },
+          [](State& s, const py::handle& a) {
+            check_not_running(s, "State.v");
+            s.v = to_vec(a, "State.v");
+          })
       .def("copy", [](const State& s) { return State(s); })
+      .def("__copy__", [](const State& s) { return State(s); })
+      .def("__deepcopy__", [](const State& s, const py::handle&) { return State(s); }, py::arg("memo"))
       .def("__repr__", [](const State& s) {
         std::ostringstream os;
         os.precision(17);
@@ -123,7 +147,8 @@ void register_stepping(py::module_& m) {
       .def(py::init([](const std::string& name, const py::object& params) {
              const std::string where = "dalembert.system(\"" + name + "\")";
              auto s = std::make_shared<PySystem>();
-             s->system = registry().make_system(name, params.is_none() ? nlohmann::json::object() : to_json(params), where);
+             s->system = registry().make_system(
+                 name, params.is_none() ? nlohmann::json::object() : to_json(params, where + "/params"), where);
              s->layout = s->system->layout();
              return s;
            }),
@@ -140,44 +165,52 @@ void register_stepping(py::module_& m) {
       .def_property_readonly("has_exact_solution", [](const PySystem& s) { return s.system->has_exact_solution(); })
       .def(
           "state",
-          [](const PySystem& s, const Array& q, const Array& v, double t) {
-            State st{t, to_vec(q, "q"), to_vec(v, "v")};
+          [](const PySystem& s, const py::handle& q, const py::handle& v, double t) {
+            State st{finite_time(t, "System.state: t"), to_vec(q, "System.state: q"), to_vec(v, "System.state: v")};
             s.check(st, "System.state");
             return st;
           },
           py::arg("q"), py::arg("v"), py::arg("t") = 0.0, "A State checked against the system's layout.")
-      .def("energy",
-           [](const PySystem& s, const State& st) {
-             s.check(st, "System.energy");
-             return s.system->energy(st);
-           })
-      .def("constraint_residual",
-           [](const PySystem& s, const State& st) {
-             s.check(st, "System.constraint_residual");
-             return s.system->constraint_residual(st);
-           })
-      .def("diagnostics",
-           [](const PySystem& s, const State& st) {
-             s.check(st, "System.diagnostics");
-             std::vector<std::string> names;
-             s.system->diagnostic_names(names);
-             std::vector<double> values(names.size());
-             s.system->diagnostics(st, values.data());
-             py::dict out;
-             for (std::size_t i = 0; i < names.size(); ++i) out[py::str(names[i])] = values[i];
-             return out;
-           })
+      .def(
+          "energy",
+          [](const PySystem& s, const State& st) {
+            s.check(st, "System.energy");
+            return s.system->energy(st);
+          },
+          py::arg("state"))
+      .def(
+          "constraint_residual",
+          [](const PySystem& s, const State& st) {
+            s.check(st, "System.constraint_residual");
+            return s.system->constraint_residual(st);
+          },
+          py::arg("state"))
+      .def(
+          "diagnostics",
+          [](const PySystem& s, const State& st) {
+            s.check(st, "System.diagnostics");
+            std::vector<std::string> names;
+            s.system->diagnostic_names(names);
+            std::vector<double> values(names.size());
+            s.system->diagnostics(st, values.data());
+            py::dict out;
+            for (std::size_t i = 0; i < names.size(); ++i) out[py::str(names[i])] = values[i];
+            return out;
+          },
+          py::arg("state"))
       .def(
           "project",
           [](const PySystem& s, State& st) {
+            check_not_running(st, "System.project");
             s.check(st, "System.project");
             return s.system->project(st);
           },
-          "Moves v onto the constraints in place; False if the system cannot.")
+          py::arg("state"), "Moves v onto the constraints in place; False if the system cannot.")
       .def(
           "exact_solution",
           [](const PySystem& s, const State& s0, double t) {
             s.check(s0, "System.exact_solution");
+            finite_time(t, "System.exact_solution: t");
             if (!s.system->has_exact_solution()) throw Error("system '" + s.system->name() + "' has no exact solution");
             State out;
             s.system->exact_solution(s0, t, out);
@@ -186,17 +219,21 @@ void register_stepping(py::module_& m) {
           py::arg("state0"), py::arg("t"));
 
   py::class_<PyIntegrator>(m, "Integrator", "An integrator plugin instance bound to a system (dalembert.integrator(name, system, params)).")
-      .def(py::init([](const std::string& name, std::shared_ptr<PySystem> system, const py::object& params) {
+      .def(py::init([](const std::string& name, PySystem& system, const py::object& params) {
              const std::string where = "dalembert.integrator(\"" + name + "\")";
              auto i = std::make_unique<PyIntegrator>();
-             i->system = std::move(system);
-             i->integrator = registry().make_integrator(name, params.is_none() ? nlohmann::json::object() : to_json(params), where);
+             i->system = system.shared_from_this();
+             i->integrator = registry().make_integrator(
+                 name, params.is_none() ? nlohmann::json::object() : to_json(params, where + "/params"), where);
              i->integrator->bind(*i->system->system);
              return i;
            }),
            py::arg("name"), py::arg("system"), py::arg("params") = py::none())
       .def_property_readonly("name", [](const PyIntegrator& i) { return i.integrator->name(); })
       .def_property_readonly("system", [](const PyIntegrator& i) { return i.system; })
+      .def_property_readonly(
+          "running", [](const PyIntegrator& i) { return i.running; },
+          "True while a simulate() call (in another thread) advances this integrator and its State.")
       .def_property_readonly("traits",
                              [](const PyIntegrator& i) {
                                const Traits t = i.integrator->traits();
@@ -217,55 +254,21 @@ void register_stepping(py::module_& m) {
             return s;
           },
           py::arg("state"), py::arg("h"), py::return_value_policy::reference_internal,
-          "Advances `state` in place by one step of signed size h (t += h); returns it.")
-      .def("quantities", [](const PyIntegrator& i) {
-        std::vector<std::string> names;
-        i.integrator->quantity_names(names);
-        std::vector<double> values(names.size());
-        i.integrator->discrete_quantities(values.data());
-        py::dict out;
-        for (std::size_t k = 0; k < names.size(); ++k) out[py::str(names[k])] = values[k];
-        return out;
-      }, "The discrete quantities the integrator published for its last step.");
-
-  m.def(
-      "simulate",
-      [](std::shared_ptr<PySystem> sys, PyIntegrator& integ, State& state, double h, double T, const py::list& observers,
-         long record_every) {
-        if (integ.system != sys)
-          throw InputError("simulate", "the integrator '" + integ.integrator->name() + "' is bound to system '" +
-                                           integ.system->system->name() + "', not to the system given");
-        sys->check(state, "simulate");
-        if (record_every < 1) throw InputError("simulate: record_every", "= " + std::to_string(record_every) + ": must be >= 1");
-        const long steps = steps_for(T, h, "simulate: T");
-        auto owned = make_observers(observers);
-        std::vector<Observer*> obs;
-        for (auto& o : owned) obs.push_back(o.get());
-        auto rows = std::make_unique<std::vector<double>>();
-        std::vector<std::pair<std::string, double>> summary;
-        std::vector<std::string> columns;
-        {
-          py::gil_scoped_release release;
-          Simulation sim(*sys->system, *integ.integrator, obs);
-          columns = sim.columns();
-          const std::size_t nc = columns.size();
-          rows->reserve((static_cast<std::size_t>(steps / record_every) + 2) * nc);
-          sim.run(state, h, steps, record_every, [&](const double* row) { rows->insert(rows->end(), row, row + nc); });
-          summary = sim.summary();
-        }
-        integ.started = true;  // the run started it at t0; step() continues from the final state
-        const auto nc = static_cast<py::ssize_t>(columns.size());
-        const auto nr = static_cast<py::ssize_t>(rows->size()) / nc;
-        double* data = rows->data();
-        py::capsule owner(rows.release(), [](void* p) { delete static_cast<std::vector<double>*>(p); });
-        py::array_t<double> table({nr, nc}, {nc * py::ssize_t(sizeof(double)), py::ssize_t(sizeof(double))}, data, owner);
-        py::dict summ;
-        for (const auto& [name, value] : summary) summ[py::str(name)] = value;
-        return py::make_tuple(columns, table, summ);
-      },
-      py::arg("system"), py::arg("integrator"), py::arg("state"), py::arg("h"), py::arg("T"),
-      py::arg("observers") = py::list(), py::arg("record_every") = 1,
-      "Runs the framework's Simulation loop; advances `state` in place; returns (columns, rows, summary).");
+          "Advances `state` in place by one step of signed size h (t += h); returns it. If the step fails\n"
+          "(dalembert.Error), `state` is left as it was and the next step restarts the integrator from it.")
+      .def(
+          "quantities",
+          [](const PyIntegrator& i) {
+            i.check_idle("Integrator.quantities");
+            std::vector<std::string> names;
+            i.integrator->quantity_names(names);
+            std::vector<double> values(names.size());
+            i.integrator->discrete_quantities(values.data());
+            py::dict out;
+            for (std::size_t k = 0; k < names.size(); ++k) out[py::str(names[k])] = values[k];
+            return out;
+          },
+          "The discrete quantities the integrator published for its last step.");
 }
 
 }  // namespace dalembert::python

@@ -106,3 +106,69 @@ def test_simulate_releases_the_gil(dalembert):
         ticks += 1
     t.join()
     assert ticks > 1000
+
+
+def test_simulate_refuses_more_steps_than_max_steps(dalembert):
+    """T/h above max_steps (by default the study limit "steps", 1e8) is refused before anything runs."""
+    sleigh = dalembert.system("chaplygin_sleigh", SLEIGH)
+    rk4 = dalembert.integrator("rk4", sleigh)
+    s = sleigh.state(Q0, V0)
+    with pytest.raises(dalembert.InputError, match=r"T/h = 100 steps .* exceed max_steps = 99"):
+        dalembert.simulate(sleigh, rk4, s, H, 100 * H, max_steps=99)
+    with pytest.raises(dalembert.InputError, match=r"T/h = 2e\+08 steps .* exceed max_steps = 1e\+08"):
+        dalembert.simulate(sleigh, rk4, s, 1.0, 2e8, record_every=10**9)
+    assert s.t == 0.0 and s.q.tolist() == Q0  # nothing ran
+    df = dalembert.simulate(sleigh, rk4, s, H, 100 * H, max_steps=100)  # the limit itself is allowed
+    assert len(df) == 101 and s.t == 100 * H
+
+
+# A script interrupted by SIGINT (Ctrl-C) 0.3 s into a run of 10^8 steps (minutes of work): it prints
+# what it saw as JSON.
+CTRL_C = r"""
+import json, os, signal, threading, time
+import dalembert
+sleigh = dalembert.system("chaplygin_sleigh", %(SLEIGH)r)
+rk4 = dalembert.integrator("rk4", sleigh)
+s = sleigh.state(%(Q0)r, %(V0)r)
+sent = []
+def ctrl_c():
+    while not rk4.running:
+        time.sleep(0.001)
+    time.sleep(0.3)
+    sent.append(time.perf_counter())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Thread(target=ctrl_c, daemon=True).start()
+try:
+    dalembert.simulate(sleigh, rk4, s, %(H)r, 10**8 * %(H)r, record_every=10**8)
+    out = {"interrupted": False}
+except KeyboardInterrupt:
+    out = {"interrupted": True, "latency": time.perf_counter() - sent[0]}
+out.update(t=s.t, q=s.q.tolist(), v=s.v.tolist(), running=rk4.running)
+rk4.step(s, %(H)r)  # the integrator goes on from the state it was interrupted at
+out["t_after_step"] = s.t
+print(json.dumps(out))
+""" % {"SLEIGH": SLEIGH, "Q0": Q0, "V0": V0, "H": H}
+
+
+def test_ctrl_c_interrupts_simulate_at_the_last_completed_step(dalembert, tmp_path):
+    """Ctrl-C stops simulate() within a fraction of a second with KeyboardInterrupt, the state being
+    the last completed step k: bit for bit the state k steps of an uninterrupted run reach."""
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(CTRL_C)
+    # Uninterrupted, 10^8 steps take a minute or more: the timeout fails the test if Ctrl-C is ignored.
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["interrupted"]
+    # The check runs every 0.1 s of the loop; 2 s leave room for a loaded machine.
+    assert out["latency"] < 2.0
+    k = round(out["t"] / H)
+    assert 0 < k < 10**8 and out["t"] == k * H  # t of a completed step: k h exactly (H is a power of two)
+    assert not out["running"] and out["t_after_step"] == (k + 1) * H
+    sleigh = dalembert.system("chaplygin_sleigh", SLEIGH)
+    s = sleigh.state(Q0, V0)
+    dalembert.simulate(sleigh, dalembert.integrator("rk4", sleigh), s, H, k * H, record_every=k)
+    assert s.q.tolist() == out["q"] and s.v.tolist() == out["v"]
