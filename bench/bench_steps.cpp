@@ -60,6 +60,8 @@ State snakeboard_initial() {
   return make_state({std::numbers::pi / 2, phi, 0, 0, 0}, {2.5, -0.02, std::tan(phi) * K / 2, -K / 2, 0});
 }
 State knife_initial() { return make_state({0, 0, 0}, {0.8, 0, 0.8}); }
+// The strongly tilted rolling disk of issue 26 (θ₀ = 0.6, ψ̇ = ẋ = 0.5): exact_discrete's error control.
+State tilted_disk_initial() { return make_state({0, 0, 0, 0.6, 0}, {0.5, 0, 0, 0, 0.5}); }
 State pendulum_initial() {
   const double a = 3.0 * std::numbers::pi / 8.0;
   return make_state({std::cos(a), 0.0, std::sin(a), 0.0}, {0.2, 0.0, 0.2});
@@ -143,6 +145,9 @@ std::vector<PairSpec> pairs() {
       {"mla/knife_edge", "knife_edge", "mla", none, knife_initial(), 0.1},
       {"dla/knife_edge", "knife_edge", "dla", none, knife_initial(), 0.1},
       {"exact_discrete/knife_edge", "knife_edge", "exact_discrete", none, knife_initial(), 0.1},
+      {"exact_discrete_tol0/knife_edge", "knife_edge", "exact_discrete", {{"tol", 0.0}}, knife_initial(), 0.1},
+      {"exact_discrete/rolling_disk_tilted", "rolling_disk", "exact_discrete", none, tilted_disk_initial(), 0.05},
+      {"exact_discrete_tol0/rolling_disk_tilted", "rolling_disk", "exact_discrete", {{"tol", 0.0}}, tilted_disk_initial(), 0.05},
       {"rodrigues_21/pendulum_3d", "pendulum_3d", "rodrigues_21", none, pendulum_initial(), 0.05},
       {"rodrigues_23/pendulum_3d", "pendulum_3d", "rodrigues_23", none, pendulum_initial(), 0.05},
       {"rodrigues_25/pendulum_3d", "pendulum_3d", "rodrigues_25", none, pendulum_initial(), 0.05},

@@ -92,6 +92,9 @@ std::vector<Case> cases() {
       {"dla (rolling disk, M(q))", "rolling_disk", none, "dla", none, disk_initial(), 0.05},
       {"mla (rolling disk, M(q))", "rolling_disk", none, "mla", none, disk_initial(), 0.05},
       {"exact_discrete (rolling disk, M(q))", "rolling_disk", none, "exact_discrete", none, disk_initial(), 0.05},
+      // Issue 26: the error control at work (several substeps a step, some steps redone).
+      {"exact_discrete (tilted rolling disk, tol 1e-13)", "rolling_disk", none, "exact_discrete", {{"tol", 1e-13}},
+       test::make_state({0, 0, 0, 0.6, 0}, {0.5, 0, 0, 0, 0.5}), 0.1},
       {"rk4 (rolling disk, M(q))", "rolling_disk", none, "rk4", none, disk_initial(), 0.05},
       {"dla (Chaplygin sphere, M(q))", "chaplygin_sphere", none, "dla", none, sphere_initial(), 0.05},
       {"mla (Chaplygin sphere, M(q))", "chaplygin_sphere", none, "mla", none, sphere_initial(), 0.05},

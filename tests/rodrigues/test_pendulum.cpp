@@ -1,6 +1,8 @@
 // The 3D pendulum of seed 003 (spec 003 §4a, Fig. 1): claims 3–12. Claims 7–11 are the checked claims
 // of the bundled studies studies/rodrigues/fig1_pendulum*.json; here what a study cannot state.
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <limits>
 #include <dalembert/math/rodrigues.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <set>
@@ -40,6 +42,30 @@ TEST_CASE("Pendulum IC and energy (spec 003 §4a, claim 12: E0 = 0.7471067811865
     if (t == 1.0) CHECK(std::abs(so3::angle(rot(a1)) - 2.00) < 0.01);   // ≈ 2.00 at t = 1
     if (t == 10.0) CHECK(std::abs(so3::angle(rot(a1)) - 3.02) < 0.01);  // ≈ 3.02 at t = 10
   }
+}
+
+TEST_CASE("The exact solution's work is bounded: t = 1e9 is a one-line error, not 5e13 RK4 steps (issue 26)",
+          "[rodrigues][pendulum]") {
+  // Before: exact_solution integrated |t − t0| / reference_step = 5e13 RK4 steps (hours). Now more
+  // than 1e8 steps (a study task's default step limit) is refused at once, naming t and the step.
+  auto sys = test::registry().make_system("pendulum_3d", nullptr, "test");
+  const State s = test::pendulum_ic();
+  State out;
+  for (const double t : {1e9, -1e9, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    INFO("t = " << t);
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THROWS_AS(sys->exact_solution(s, t, out), Error);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+  }
+  CHECK_THROWS_WITH(sys->exact_solution(s, 1e9, out),
+                    "pendulum_3d: the exact solution at t = 1e+09 (from t0 = 0) needs 5e+13 RK4 steps of "
+                    "reference_step 2e-05, more than 1e+08; shorten the horizon or raise reference_step");
+  // The bound is on the steps, not on t: a coarser reference_step reaches further (1e6 steps here).
+  auto coarse = test::registry().make_system("pendulum_3d", {{"reference_step", 0.01}}, "test");
+  coarse->exact_solution(s, 1e4, out);
+  CHECK(out.t == 1e4);
+  CHECK(std::abs(sys->energy(out) - sys->energy(s)) < 1e-6);  // still the pendulum's motion
+  CHECK_THROWS_AS(coarse->exact_solution(s, 1.01e6, out), Error);
 }
 
 TEST_CASE("Claims 3, 6: with no torque (g = 0) every map turns R about the constant Omega by its closed-form angle",

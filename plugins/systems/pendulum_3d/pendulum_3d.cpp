@@ -2,8 +2,10 @@
 // fixed pivot at the origin, U(R) = −m g e3·(R ρ0) (paper (39), force +mg e3: stable at Rρ0 = e3, A2),
 // spatial torque T = m g (Rρ0) × e3 (A3). State: q = (qw, qx, qy, qz), v = spatial Ω (layout of
 // core/rigid_body_model.hpp). The "exact" solution is a fine RK4 of the continuous ODE
-// (q̇ = ½ (0, Ω) * q, J Ω̇ = m g (Rρ0) × e3; spec §4a) with steps ≤ 2e-5.
+// (q̇ = ½ (0, Ω) * q, J Ω̇ = m g (Rρ0) × e3; spec §4a) with steps ≤ 2e-5, at most kMaxReferenceSteps
+// of them (issue 26: t = 1e9 asked for 5e13 steps and ran for hours; it is now a one-line error).
 #include <cmath>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/math/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -48,7 +50,7 @@ class Pendulum3D final : public RigidBodySystem {
   bool has_exact_solution() const override { return true; }
   void exact_solution(const State& s0, double t, State& out) const override {
     const double T = t - s0.t;
-    const long n = std::max(1L, static_cast<long>(std::ceil(std::abs(T) / h_ref_)));
+    const long n = std::max(1L, reference_steps(s0.t, t));
     const double h = T / static_cast<double>(n);
     Eigen::Matrix<double, 7, 1> y;
     y << s0.q[0], s0.q[1], s0.q[2], s0.q[3], s0.v[0], s0.v[1], s0.v[2];
@@ -73,6 +75,20 @@ class Pendulum3D final : public RigidBodySystem {
   }
 
  private:
+  /// The default step limit of one study task (study/limits.hpp): the reference is no more work.
+  static constexpr double kMaxReferenceSteps = 1e8;
+
+  /// ⌈|t − t0| / reference_step⌉, refused (one line) above kMaxReferenceSteps or for a non-finite t.
+  long reference_steps(double t0, double t) const {
+    const double n = std::ceil(std::abs(t - t0) / h_ref_);
+    if (!(n <= kMaxReferenceSteps))
+      throw Error("pendulum_3d: the exact solution at t = " + number_text(t, "%g") + " (from t0 = " +
+                  number_text(t0, "%g") + ") needs " + number_text(n, "%.3g") + " RK4 steps of reference_step " +
+                  number_text(h_ref_, "%g") + ", more than " + number_text(kMaxReferenceSteps, "%g") +
+                  "; shorten the horizon or raise reference_step");
+    return static_cast<long>(n);
+  }
+
   double m_, g_, J_;
   Vec3 rho0_, e3_;
   double h_ref_;

@@ -8,7 +8,10 @@
 //    agrees with F_nh on D). Integrated by Gragg–Bulirsch–Stoer extrapolation (K = 4 levels:
 //    order 8) with substeps ≤ max_substep — the "DOP853 or better" inner integrator of spec §3.4.
 //    Measured (particle, t = 2): 3e-15 at substep 0.1 with K = 4; more levels amplify round-off
-//    (K = 8: 1e-12), so K = 4 is the default.
+//    (K = 8: 1e-12), so K = 4 is the default. With tol > 0 the substeps are error controlled
+//    (issue 26): each flow over T uses m equal substeps T/m, m ≥ ⌈|T|/max_substep⌉ the smallest the
+//    estimate of HNW §II.9 accepts (every substep's estimated local error ≤ tol (1 + |y_i|)); where
+//    max_substep already meets tol the substeps are exactly those of tol = 0.
 //    With the variational matrix Φ = ∂(q,v)(t)/∂(q,v)(0) and the quadratures
 //    ∫L dt, I_q = ∫F~ᵀΦ_qq dt, I_v = ∫F~ᵀΦ_qv dt (spec §3.5 "Computation", step 1); ∂f by
 //    4th-order central differences of the field.
@@ -18,6 +21,7 @@
 //    (spec §3.5 steps 2–3).
 #include <Eigen/Dense>
 #include <cmath>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/math/discrete_mechanics.hpp>
 #include <dalembert/math/extrapolation.hpp>
 
@@ -25,12 +29,17 @@ namespace dalembert {
 
 class ForcedFlow {
  public:
-  /// c: the extension constant of F~ (spec §3.5). max_substep: the GBS step bound.
-  void bind(const ConstrainedLagrangian& model, double c = 0.0, double max_substep = 0.05, int levels = 4) {
+  /// c: the extension constant of F~ (spec §3.5). max_substep: the GBS step bound. tol: the local
+  /// error tolerance of the GBS substeps (0: none, equal substeps ≤ max_substep).
+  void bind(const ConstrainedLagrangian& model, double c = 0.0, double max_substep = 0.05, int levels = 4,
+            double tol = 0.0) {
     model_ = &model;
     constant_mass_ = model.constant_mass();
     c_ = c;
     H_ = max_substep;
+    tol_ = tol;
+    restart();
+    substeps_made_ = rejected_ = 0;
     n_ = model.dof();
     r_ = model.num_constraints();
     field_.bind(model);
@@ -52,6 +61,7 @@ class ForcedFlow {
     Df_.resize(2 * n_, 2 * n_);
     for (auto& v : fd_) v.resize(2 * n_);
     y_.resize(2 * n_);
+    y0_.resize(2 * n_);
     Y_.resize(aug_size());
     gbs_ = ExtrapolatedMidpoint(levels);
     gbs_.resize(2 * n_);
@@ -92,17 +102,44 @@ class ForcedFlow {
     ds.tail(n_).noalias() = Minv_ * F_;
   }
 
-  /// (q, v) ← φ_T(q, v) with ⌈|T|/H⌉ equal GBS substeps.
+  /// (q, v) ← φ_T(q, v) with m equal GBS substeps: m = ⌈|T|/max_substep⌉ for tol = 0; else the
+  /// smallest m ≥ that, and ≥ what the last flows needed, with every substep's estimated error ≤ tol.
   void flow(VecRef q, VecRef v, double T) {
     if (T == 0.0) return;
-    const long m = std::max(1L, static_cast<long>(std::ceil(std::abs(T) / H_ - 1e-12)));
-    const double d = T / static_cast<double>(m);
+    const auto f = [this](double, const Vec& y, Vec& dy) { rhs(y, dy); };
     y_.head(n_) = q;
     y_.tail(n_) = v;
-    for (long i = 0; i < m; ++i) gbs_.step([this](double, const Vec& y, Vec& dy) { rhs(y, dy); }, 0.0, y_, d);
+    if (tol_ == 0.0) {
+      const long m = substeps(T, H_);
+      for (long i = 0; i < m; ++i) gbs_.step(f, 0.0, y_, T / static_cast<double>(m));
+      count(m);
+    } else {
+      y0_ = y_;
+      for (long m = substeps(T, suggested_);;) {
+        const double d = T / static_cast<double>(m), err = controlled_pass(f, d, m);
+        if (std::isnan(err)) break;  // non-finite: the caller sees the state
+        if (err <= 1.0) {
+          accepted_ = std::abs(d);
+          suggested_ = std::min(H_, accepted_ * growth(err));  // HNW §II.9, never above max_substep
+          break;
+        }
+        ++rejected_;  // restart the whole interval with more, equal substeps
+        m = std::max(m + 1, substeps(T, std::abs(d) * growth(err)));
+        y_ = y0_;
+      }
+    }
     q = y_.head(n_);
     v = y_.tail(n_);
   }
+
+  /// Forgets the substep the last flows needed (a new trajectory starts from max_substep).
+  void restart() { suggested_ = accepted_ = H_; }
+  double tolerance() const { return tol_; }
+  /// GBS substeps made since bind() (rejected ones included) and the flows the error control redid.
+  long substeps_made() const { return substeps_made_; }
+  long rejections() const { return rejected_; }
+  /// Field evaluations so far (flow() only: each GBS substep costs evaluations() of them).
+  long evaluations() const { return substeps_made_ * gbs_.evaluations(); }
 
   /// The flow with its variational matrix and quadratures (spec §3.5 step 1):
   /// Φ(T) (2n×2n), Lint = ∫L dt, Iq = ∫F~ᵀΦ_qq dt, Iv = ∫F~ᵀΦ_qv dt.
@@ -112,7 +149,9 @@ class ForcedFlow {
     Y_.head(n_) = q;
     Y_.segment(n_, n_) = v;
     for (int i = 0; i < N; ++i) Y_[N + i * N + i] = 1.0;  // Φ(0) = I, column-major
-    const long m = std::max(1L, static_cast<long>(std::ceil(std::abs(T) / H_ - 1e-12)));
+    // The substep the last error-controlled flow() accepted (callers flow once before shooting):
+    // no control here, so the map from (q, v) stays smooth for Newton's method.
+    const long m = substeps(T, std::min(H_, accepted_));
     const double d = T / static_cast<double>(m);
     for (long i = 0; i < m; ++i)
       gbs_var_.step([this](double, const Vec& Y, Vec& dY) { variational_rhs(Y, dY); }, 0.0, Y_, d);
@@ -125,7 +164,37 @@ class ForcedFlow {
   }
 
  private:
+  /// A bound on the substeps of one flow: beyond it the field is near-singular or T absurd.
+  static constexpr double kMaxSubsteps = 1e5;
+
   int aug_size() const { return 2 * n_ + 4 * n_ * n_ + 1 + 2 * n_; }
+  /// ⌈|T|/H⌉ (at least 1), refused above kMaxSubsteps.
+  long substeps(double T, double H) const {
+    const double m = std::ceil(std::abs(T) / H - 1e-12);
+    if (!(m <= kMaxSubsteps))
+      throw StepFailure("exact flow over T = " + number_text(std::abs(T), "%g") + " needs more than " +
+                            number_text(kMaxSubsteps, "%g") + " GBS substeps (substep " + number_text(H, "%g") +
+                            (tol_ > 0.0 ? ", tol " + number_text(tol_, "%g") : std::string()) + ")",
+                        0.0);
+    return std::max(1L, static_cast<long>(m));
+  }
+  void count(long m) { substeps_made_ += m; }
+  /// m substeps of d from y_ with the error estimate; the largest scaled error (stops at the first > 1).
+  template <class F>
+  double controlled_pass(const F& f, double d, long m) {
+    double worst = 0.0;
+    for (long i = 0; i < m && worst <= 1.0; ++i) {
+      const double e = gbs_.step(f, 0.0, y_, d, tol_, 2 * n_);
+      if (!(e <= worst)) worst = e;  // NaN propagates
+      count(1);
+    }
+    return worst;
+  }
+  /// The step-size factor of HNW §II.9 for the order-(2K−2) estimate: 0.9 err^(−1/(2K−1)) in [0.2, 4].
+  double growth(double err) const {
+    if (!(err > 0.0)) return 4.0;
+    return std::clamp(0.9 * std::pow(err, -1.0 / (2.0 * gbs_.levels() - 1.0)), 0.2, 4.0);
+  }
   void rhs_configuration_mass(ConstVecRef s, VecRef ds) {
     const auto q = s.head(n_), v = s.tail(n_);
     field_.evaluate(0.0, q, v, qd_, vd_);  // M(q)v̇ = −∇V − C + Aᵀλ
@@ -169,12 +238,14 @@ class ForcedFlow {
   }
 
   const ConstrainedLagrangian* model_ = nullptr;
-  double c_ = 0.0, H_ = 0.05;
+  double c_ = 0.0, H_ = 0.05, tol_ = 0.0;
+  double suggested_ = 0.05, accepted_ = 0.05;  // substep for the next flow, and the last one accepted
+  long substeps_made_ = 0, rejected_ = 0;
   bool constant_mass_ = true;
   int n_ = 0, r_ = 0;
   NonholonomicVectorField field_;
   Mat M_, Minv_, A_, Df_;
-  Vec F_, qd_, vd_, lam_, g_, gg_, s_, sp_, y_, Y_, Mv_;
+  Vec F_, qd_, vd_, lam_, g_, gg_, s_, sp_, y_, y0_, Y_, Mv_;
   Vec fd_[4];
   ExtrapolatedMidpoint gbs_, gbs_var_;
 };
@@ -189,8 +260,9 @@ struct ForcedExactObjects {
 
 class ExactDiscrete {
  public:
-  void bind(const ConstrainedLagrangian& model, double c = 0.0, double max_substep = 0.1, int levels = 4) {
-    flow_.bind(model, c, max_substep, levels);
+  void bind(const ConstrainedLagrangian& model, double c = 0.0, double max_substep = 0.1, int levels = 4,
+            double tol = 0.0) {
+    flow_.bind(model, c, max_substep, levels, tol);
     frame_.bind(model);
     n_ = model.dof();
     k_ = frame_.k();
@@ -219,6 +291,8 @@ class ExactDiscrete {
     frame_.evaluate(q0, B_);
     qr_.compute(B_);
     u_ = qr_.solve((q1 - q0) / h);
+    dv_.noalias() = B_ * u_;
+    choose_substeps(q0, dv_, h);
     double Lint;
     for (int it = 0; it < iterations; ++it) {
       q_ = q0;
@@ -244,6 +318,7 @@ class ExactDiscrete {
   ForcedExactObjects forced_objects(ConstVecRef q0, ConstVecRef q1, double h, int iterations = 30) {
     ForcedExactObjects o;
     o.v0 = (q1 - q0) / h;
+    choose_substeps(q0, o.v0, h);
     double Lint = 0.0;
     for (int it = 0; it < iterations; ++it) {
       q_ = q0;
@@ -269,6 +344,15 @@ class ExactDiscrete {
   }
 
  private:
+  // With error control, the shooting's variational flows use the substep an error-controlled flow
+  // from the initial guess accepts (fixed while Newton iterates: a smooth map).
+  void choose_substeps(ConstVecRef q0, ConstVecRef v0, double h) {
+    if (flow_.tolerance() == 0.0) return;
+    q_ = q0;
+    v_ = v0;
+    flow_.flow(q_, v_, h);
+  }
+
   ForcedFlow flow_;
   DistributionFrame frame_;
   int n_ = 0, k_ = 0;
