@@ -755,13 +755,13 @@ def draw_table(folder, manifest, fig, outdir, methods):
             raise SystemExit(f"figure {fig['name']}: no system parameter '{r['param']}' (have {sorted(params)})")
         v = params[r["param"]]
         rows.append((r["label"], f"{v:g}" + (f" {r['unit']}" if r.get("unit") else ""), v, r.get("unit", "")))
-    with open(os.path.join(outdir, f"{fig['name']}.md"), "w") as out:
+    with outdir.open(f"{fig['name']}.md") as out:
         if "title" in fig:
             out.write(f"{fig['title']}\n\n")
         out.write("| Parameter | Value |\n|---|---|\n")
         for label, text, _, _ in rows:
             out.write(f"| {label} | {text} |\n")
-    with open(os.path.join(outdir, f"{fig['name']}.csv"), "w", newline="") as out:
+    with outdir.open(f"{fig['name']}.csv", newline="") as out:
         w = csv.writer(out)
         w.writerow(["parameter", "value", "unit"])
         for label, _, v, unit in rows:
@@ -971,10 +971,41 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
     f.tight_layout()
     files = []
     for ext in ("png", "svg"):
-        f.savefig(os.path.join(outdir, f"{fig['name']}.{ext}"), dpi=150)
+        with outdir.open(f"{fig['name']}.{ext}", "wb") as out:
+            f.savefig(out, format=ext, dpi=150)
         files.append(f"figures/{fig['name']}.{ext}")
     plt.close(f)
     return {"name": fig["name"], "type": kind, "panels": count, "files": files}
+
+
+class FiguresFolder:
+    """RUN_FOLDER/figures, created if need be, and the files written there. A run folder holds no
+    symbolic links: the folder and every file are opened without following one (a link planted
+    there would make the figures overwrite a file outside the run), so a link is refused."""
+
+    def __init__(self, folder):
+        path = os.path.join(folder, "figures")
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            pass
+        try:
+            self.fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as e:
+            why = "is a symbolic link" if os.path.islink(path) else f"cannot be opened as a folder ({e.strerror})"
+            raise SystemExit(f"{path} {why}: no figure is written through it (a run folder holds no links)")
+        self.path = path
+
+    def open(self, name, mode="w", newline=None):
+        def opener(file, flags):
+            try:
+                return os.open(file, flags | os.O_NOFOLLOW, 0o666, dir_fd=self.fd)
+            except OSError as e:
+                if os.path.islink(os.path.join(self.path, file)):
+                    raise OSError(e.errno, f"figures/{file} is a symbolic link: not written through it "
+                                           "(a run folder holds no links)") from None
+                raise
+        return open(name, mode, newline=newline, opener=opener)
 
 
 def main():
@@ -984,8 +1015,7 @@ def main():
     with open(os.path.join(folder, "manifest.json")) as f:
         manifest = json.load(f)
     figures = manifest["study"].get("figures", [])
-    outdir = os.path.join(folder, "figures")
-    os.makedirs(outdir, exist_ok=True)
+    outdir = FiguresFolder(folder)
     methods = Methods(manifest)
     failed = 0
     index = []
@@ -1006,8 +1036,11 @@ def main():
             failed += 1
         for w in warnings:
             print(w, file=sys.stderr)
-    with open(os.path.join(outdir, "index.json"), "w") as f:
-        json.dump({"figures": index}, f, indent=1)
+    try:
+        with outdir.open("index.json") as f:
+            json.dump({"figures": index}, f, indent=1)
+    except OSError as e:
+        raise SystemExit(f"cannot write the figure index: {e.strerror}")
     if failed:
         sys.exit(1)
 

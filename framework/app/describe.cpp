@@ -94,7 +94,9 @@ int describe(const std::string& name) {
                 d["kind"].get<std::string>().c_str(), d["version"].get<std::string>().c_str(),
                 d["summary"].get<std::string>().c_str());
     if (!d["seed"].get<std::string>().empty()) std::printf("  seed: %s\n", d["seed"].get<std::string>().c_str());
-    std::printf("  file: %s\n", d["file"].get<std::string>().c_str());
+    std::printf("  file: %s\n  sha256: %s\n", d["file"].get<std::string>().c_str(), d["sha256"].get<std::string>().c_str());
+    std::printf("  framework: %s\n  framework sha256: %s\n", d["framework"]["library"].get<std::string>().c_str(),
+                d["framework"]["sha256"].get<std::string>().c_str());
     print_parameters(d["parameters"]);
     if (d["kind"] == "system") print_system(d);
     if (d["kind"] == "integrator") print_integrator(d);

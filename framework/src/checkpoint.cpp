@@ -4,6 +4,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/checkpoint.hpp>
 #include <dalembert/study/file_output.hpp>
+#include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
 #include <fstream>
 #include <iterator>
@@ -118,6 +119,25 @@ std::string differences(const json& was, const json& now) {
   return out;
 }
 
+// libdalembert or a plugin file whose content differs from the interrupted run's (same revision,
+// same names and versions: rebuilt or replaced), naming it and both SHA-256; "" if none does.
+std::string rebuilt_code(const json& was, const json& now) {
+  if (!was.contains("libdalembert_sha256"))
+    return "the interrupted run was made by a dalembert that did not record the SHA-256 of its code";
+  const std::string lib_was = was.value("libdalembert_sha256", ""), lib_now = now.value("libdalembert_sha256", "");
+  if (lib_was != lib_now)
+    return "libdalembert (" + framework_file().string() + ") was rebuilt or replaced since the interrupted run: " +
+           "SHA-256 " + lib_was + " then, " + lib_now + " now";
+  for (const auto& p : now.value("plugins", json::array()))
+    for (const auto& q : was.value("plugins", json::array()))
+      if (q.value("kind", "") == p.value("kind", "") && q.value("name", "") == p.value("name", "") &&
+          q.value("sha256", "") != p.value("sha256", ""))
+        return p.value("kind", "") + " plugin '" + p.value("name", "") +
+               "' was rebuilt or replaced since the interrupted run: its file had SHA-256 " + q.value("sha256", "") +
+               ", now " + p.value("sha256", "");
+  return "";
+}
+
 }  // namespace
 
 ChunkPartition::ChunkPartition(std::size_t task_count, std::size_t max_chunks) : tasks(task_count) {
@@ -129,11 +149,11 @@ std::size_t ChunkPartition::size(std::size_t c) const {
   return f >= tasks ? 0 : std::min(per_chunk, tasks - f);
 }
 
-json task_fingerprint(const json& study_runs) {
+json task_fingerprint(const json& study_runs, const json& plugins) {
   json f = study_runs;
   for (auto& run : f)
     for (const char* key : {"figures", "claims", "description"}) run.erase(key);
-  return {{"study", f}, {"revision", source_revision()}};
+  return {{"study", f}, {"revision", source_revision()}, {"libdalembert_sha256", framework_sha256()}, {"plugins", plugins}};
 }
 
 Checkpoint::Checkpoint(const fs::path& staging) : dir_(staging / "checkpoint") {}
@@ -155,13 +175,17 @@ bool Checkpoint::matches(const json& fingerprint, const std::string& where) cons
     throw InputError(where, std::string("cannot resume: the checkpoint's study.json is unreadable: ") + e.what());
   }
   if (was == fingerprint) return true;
-  json a = was.value("study", json()), b = fingerprint.value("study", json());
-  if (a.is_array() && b.is_array() && a.size() == 1 && b.size() == 1) a = json(a[0]), b = json(b[0]);  // not a sweep
-  const std::string what = was.value("revision", "") != fingerprint.value("revision", "")
-                               ? "dalembert was rebuilt from another revision (" + was.value("revision", "?") +
-                                     " -> " + fingerprint.value("revision", "?") + ")"
-                               : "the study changed since the interrupted run: " +
-                                     differences(a, b);
+  std::string what;
+  if (was.value("revision", "") != fingerprint.value("revision", ""))
+    what = "dalembert was rebuilt from another revision (" + was.value("revision", "?") + " -> " +
+           fingerprint.value("revision", "?") + ")";
+  if (what.empty()) what = rebuilt_code(was, fingerprint);
+  if (what.empty()) {
+    json a = was.value("study", json()), b = fingerprint.value("study", json());
+    if (a.is_array() && b.is_array() && a.size() == 1 && b.size() == 1) a = json(a[0]), b = json(b[0]);  // not a sweep
+    what = a != b ? "the study changed since the interrupted run: " + differences(a, b)
+                  : "the plugins it loads changed since the interrupted run: " + differences(was, fingerprint);
+  }
   throw InputError(where, "cannot resume: " + what +
                               "; run without --resume to start again (the interrupted run is then discarded)");
 }

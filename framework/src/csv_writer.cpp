@@ -3,6 +3,7 @@
 #include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/file_output.hpp>
 
 namespace dalembert {
 
@@ -29,8 +30,7 @@ std::filesystem::path part_name(const std::filesystem::path& file) { return file
 CsvWriter::CsvWriter(const std::filesystem::path& file, const std::vector<std::string>& columns)
     : ncol_(columns.size()), path_(file) {
   // Written under a temporary name and renamed by close(): a file with its final name is whole.
-  f_ = std::fopen(part_name(file).c_str(), "w");
-  if (!f_) throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
+  f_ = open_part_file(file);
   line_.clear();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (i) line_ += ',';

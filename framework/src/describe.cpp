@@ -11,6 +11,7 @@
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/plugin/describe.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
+#include <dalembert/study/provenance.hpp>
 #include <map>
 #include <memory>
 
@@ -162,7 +163,9 @@ json describe_plugins(const Registry& reg, const std::string& name) {
   json out = json::array();
   for (const auto* d : found) {
     json j = {{"name", d->name}, {"kind", to_string(d->kind)}, {"version", d->version}, {"summary", d->summary},
-              {"seed", d->seed}, {"file", d->file}, {"parameters", parameters_of(*d)}};
+              {"seed", d->seed}, {"file", d->file}, {"sha256", reg.sha256(*d)},
+              {"framework", {{"library", framework_file().string()}, {"sha256", framework_sha256()}}},
+              {"parameters", parameters_of(*d)}};
     if (d->kind == PluginKind::System) describe_system(reg, *d, j);
     if (d->kind == PluginKind::Integrator) describe_integrator(reg, *d, j);
     if (d->kind == PluginKind::Observer) describe_observer(reg, *d, j);

@@ -3,13 +3,29 @@
 #include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/file_output.hpp>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace dalembert {
 
+std::FILE* open_part_file(const std::filesystem::path& file) {
+  const std::filesystem::path part = file.string() + ".part";
+  const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0 && errno == ELOOP)
+    throw Error("cannot write " + file.string() + ": " + part.string() +
+                " is a symbolic link; refusing to write through it (a run folder holds no links)");
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "w");
+  if (!f) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    throw Error("cannot write " + file.string() + ": " + std::strerror(err));
+  }
+  return f;
+}
+
 void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
   const std::filesystem::path part = file.string() + ".part";
-  std::FILE* f = std::fopen(part.c_str(), "w");
-  if (!f) throw Error("cannot write " + file.string() + ": " + std::strerror(errno));
+  std::FILE* f = open_part_file(file);
   const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
   const int err = errno;
   if (std::fclose(f) != 0 || !written) {

@@ -1,6 +1,8 @@
 #include <boost/dll/shared_library.hpp>
+#include <dalembert/core/sha256.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -59,6 +61,15 @@ std::string name_mismatch(const PluginDescriptor& d, const PluginFileName& expec
 }
 
 }  // namespace
+
+std::string plugin_file_sha256(const fs::path& file) {
+  static std::mutex m;
+  static std::map<std::string, std::string> hashes;
+  std::lock_guard<std::mutex> lock(m);
+  const auto it = hashes.find(file.string());
+  if (it != hashes.end()) return it->second;
+  return hashes[file.string()] = file_sha256(file);
+}
 
 std::optional<PluginFileName> parse_plugin_file_name(const fs::path& file) {
   const std::string f = file.filename().string();

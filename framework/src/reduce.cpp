@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/convergence_fit.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
+#include <dalembert/study/provenance.hpp>
 #include <dalembert/study/reduce.hpp>
 #include <dalembert/study/runner.hpp>
 #include <limits>
@@ -39,22 +39,25 @@ struct ErrorList {
   }
 };
 
+// The plugins the study names, in the study's order, then any other plugin file the run loaded
+// (a composite's parts): name, kind, version, file and the file's SHA-256.
 json plugin_list(const RunUnit& u) {
   const Study& st = u.study;
-  const Registry& reg = *u.plan.registry;
+  const json loaded = loaded_plugins(*u.plan.registry);
   json plugins = json::array();
-  auto note = [&](PluginKind kind, const std::string& name) {
-    const auto& d = reg.find(kind, name, "");
+  auto note = [&](const std::string& kind, const std::string& name) {
     for (const auto& p : plugins)
-      if (p["name"] == d.name && p["kind"] == to_string(kind)) return;
-    plugins.push_back({{"name", d.name}, {"kind", to_string(kind)}, {"version", d.version}, {"file", d.file}});
+      if (p["name"] == name && p["kind"] == kind) return;
+    for (const auto& p : loaded)
+      if (p["name"] == name && p["kind"] == kind) plugins.push_back(p);
   };
-  note(PluginKind::System, st.system.plugin);
-  for (const auto& p : st.integrators) note(PluginKind::Integrator, p.plugin);
-  for (const auto& p : st.observers) note(PluginKind::Observer, p.plugin);
-  if (st.kind == "ensemble") note(PluginKind::Sampler, st.ensemble.sampler.plugin);
-  if (st.impact_map) note(PluginKind::Impact, st.impact_map->plugin);
-  if (ladder_kind(st.kind) && !st.reference.exact) note(PluginKind::Integrator, st.reference.run.plugin);
+  note(to_string(PluginKind::System), st.system.plugin);
+  for (const auto& p : st.integrators) note(to_string(PluginKind::Integrator), p.plugin);
+  for (const auto& p : st.observers) note(to_string(PluginKind::Observer), p.plugin);
+  if (st.kind == "ensemble") note(to_string(PluginKind::Sampler), st.ensemble.sampler.plugin);
+  if (st.impact_map) note(to_string(PluginKind::Impact), st.impact_map->plugin);
+  if (ladder_kind(st.kind) && !st.reference.exact) note(to_string(PluginKind::Integrator), st.reference.run.plugin);
+  for (const auto& p : loaded) note(p["kind"].get<std::string>(), p["name"].get<std::string>());
   return plugins;
 }
 
@@ -77,7 +80,7 @@ class Reducer {
       if (!outcomes_[k].ok) errors_.add(task_name(u_, u_.tasks[k]) + ": " + outcomes_[k].error);
       ++k;
     }
-    manifest_ = {{"dalembert", {{"version", version()}, {"revision", source_revision()}, {"abi", abi_version}}},
+    manifest_ = {{"dalembert", framework_provenance()},
                  {"study_file", st_.file},
                  {"study", u_.plan.study_run},
                  {"tasks", task_list()},

@@ -95,11 +95,34 @@ const PluginDescriptor* Registry::open(const fs::path& file) const {
   if (const auto it = opened_.find(file); it != opened_.end()) return it->second;
   std::string why = misnamed_plugin_file(file);
   if (why.empty()) why = probe_plugin_file(file);
+  std::string sha;
+  if (why.empty()) try {
+      sha = plugin_file_sha256(file);  // just before it is loaded: what runs is what is hashed
+    } catch (const Error& e) {
+      why = std::string("is refused: ") + e.what();
+    }
   LoadedPlugin loaded = why.empty() ? load_plugin_file(file) : LoadedPlugin{nullptr, why};
   const PluginDescriptor* d = loaded.descriptor.get();
-  if (d) plugins_.push_back(std::move(loaded.descriptor));
-  else refused_.push_back({file, loaded.refusal});
+  if (d) {
+    plugins_.push_back(std::move(loaded.descriptor));
+    sha256_[d->file] = sha;
+  } else {
+    refused_.push_back({file, loaded.refusal});
+  }
   return opened_[file] = d;
+}
+
+std::vector<const PluginDescriptor*> Registry::loaded() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<const PluginDescriptor*> out;
+  for (const auto& p : plugins_) out.push_back(p.get());
+  return out;
+}
+
+std::string Registry::sha256(const PluginDescriptor& plugin) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = sha256_.find(plugin.file);
+  return it == sha256_.end() ? std::string() : it->second;
 }
 
 // The first file named for (kind, name); a warning, once per process, if others have that name.

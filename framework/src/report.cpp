@@ -159,10 +159,13 @@ void provenance(std::ostringstream& out, const json& m) {
   // report is the same for any number of ranks and threads, and for a resumed run.
   out << "dalembert " << cell(get(d, "version")) << ", revision `" << cell(get(d, "revision"))
       << "`; wall time and execution (ranks, threads, tasks resumed) in `manifest.json`.\n\n";
+  if (!get(d, "sha256").is_null())
+    out << "libdalembert `" << cell(get(d, "library")) << "`, SHA-256 `" << cell(get(d, "sha256")) << "`.\n\n";
   if (!get(m, "plugins").is_array()) return;
-  table_head(out, {"plugin", "kind", "version", "file"});
+  table_head(out, {"plugin", "kind", "version", "file", "SHA-256"});
   for (const auto& p : m["plugins"])
-    table_row(out, {"`" + cell(get(p, "name")) + "`", cell(get(p, "kind")), cell(get(p, "version")), "`" + cell(get(p, "file")) + "`"});
+    table_row(out, {"`" + cell(get(p, "name")) + "`", cell(get(p, "kind")), cell(get(p, "version")),
+                    "`" + cell(get(p, "file")) + "`", "`" + cell(get(p, "sha256")) + "`"});
   out << "\n";
 }
 

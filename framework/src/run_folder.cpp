@@ -2,10 +2,12 @@
 #include <cstdio>
 #include <cstring>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/file_output.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <fcntl.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -13,30 +15,56 @@ namespace dalembert {
 
 namespace {
 
-bool has_marker(const fs::path& dir) {
-  std::error_code ec;
-  return fs::is_regular_file(dir / RunFolder::marker, ec);
-}
-
 bool exists_no_follow(const fs::path& p) {
   std::error_code ec;
   return fs::exists(fs::symlink_status(p, ec));
 }
 
-// A folder dalembert made: a real folder (not a link) with the marker, or an older complete run.
-bool made_by_dalembert(const fs::path& dir) {
+bool is_real_folder(const fs::path& p) {
   std::error_code ec;
-  if (fs::is_symlink(dir, ec) || !fs::is_directory(dir, ec)) return false;
-  return has_marker(dir) || RunFolder::is_complete_run(dir);
+  return fs::is_directory(fs::symlink_status(p, ec));
 }
 
-void remove_ours(const fs::path& dir) {
-  if (!exists_no_follow(dir)) return;
-  if (!made_by_dalembert(dir))  // checked before the run; re-checked here, never assumed
-    throw Error("refusing to remove " + dir.string() + ": it is not a folder dalembert made");
+// A real folder with nothing in it (what `--out` may name, as `git clone` allows).
+bool is_empty_folder(const fs::path& p) {
   std::error_code ec;
-  fs::remove_all(dir, ec);
-  if (ec) throw Error("cannot remove " + dir.string() + ": " + ec.message());
+  return is_real_folder(p) && fs::is_empty(p, ec) && !ec;
+}
+
+// What a folder's marker says: its role ("unfinished": a staging or failed folder, "previous", or
+// "complete") and, but for a complete run (renamed freely, and byte-identical whatever its name),
+// the name of the run's final folder. nullopt without a marker; an empty role for a marker written
+// before markers said either.
+struct Marker {
+  std::string role, run;
+};
+
+std::optional<Marker> read_marker(const fs::path& dir) {
+  const fs::path file = dir / RunFolder::marker;
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(file, ec))) return std::nullopt;
+  std::ifstream in(file);
+  const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const auto text = [&](const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+  };
+  return Marker{text("role"), text("run")};
+}
+
+// Whole or not at all (file_output.hpp): a marker is never torn, whatever the disk.
+void write_marker(const fs::path& dir, const Marker& m) {
+  nlohmann::json j = {{"made_by", "dalembert: a run folder"}, {"role", m.role}};
+  if (!m.run.empty()) j["run"] = m.run;
+  write_file_atomically(dir / RunFolder::marker, j.dump() + "\n");
+}
+
+// The first symbolic link inside `dir` (not following any), or an empty path.
+fs::path first_link_inside(const fs::path& dir) {
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_symlink(ec)) return it->path();
+  return {};
 }
 
 void rename_or_throw(const fs::path& from, const fs::path& to) {
@@ -76,6 +104,29 @@ bool RunFolder::is_complete_run(const fs::path& dir) {
 
 fs::path RunFolder::sibling(const char* suffix) const { return fs::path(final_.string() + suffix); }
 
+std::string RunFolder::not_ours(const fs::path& dir) const {
+  if (!is_real_folder(dir)) return "is not a folder (a file or a link)";
+  const auto m = read_marker(dir);
+  if (!m) return std::string("was not made by dalembert (no ") + marker + " marker)";
+  if (m->role.empty())
+    return "has a marker from an older dalembert that does not say whose folder it is (it may be a "
+           "complete run named " + dir.filename().string() + ")";
+  if (m->role == "complete") return "is a complete run (e.g. of a study named " + dir.filename().string() + ")";
+  const std::string role = dir == sibling(".previous") ? "previous" : "unfinished";
+  if (m->role != role || m->run != final_.filename().string())
+    return "is marked as the " + m->role + " folder of run '" + m->run + "'";
+  return "";
+}
+
+void RunFolder::remove_sibling(const fs::path& dir) const {
+  if (!exists_no_follow(dir)) return;
+  if (const std::string why = not_ours(dir); !why.empty())  // checked before the run; re-checked here
+    throw Error("refusing to remove " + dir.string() + ": it " + why);
+  std::error_code ec;
+  fs::remove_all(dir, ec);  // never follows a link
+  if (ec) throw Error("cannot remove " + dir.string() + ": " + ec.message());
+}
+
 RunFolder::RunFolder(const fs::path& final_dir, bool resume) : final_(normalize(final_dir)) {
   staging_ = sibling(".incomplete");
   std::error_code ec;
@@ -88,30 +139,35 @@ RunFolder::RunFolder(const fs::path& final_dir, bool resume) : final_(normalize(
 }
 
 bool RunFolder::reopen_staging() {
-  if (!exists_no_follow(staging_)) {
-    const fs::path failed = sibling(".failed");
-    if (!exists_no_follow(failed) || !made_by_dalembert(failed)) return false;
+  const fs::path failed = sibling(".failed");
+  const fs::path from = exists_no_follow(staging_) ? staging_ : failed;
+  if (!exists_no_follow(from)) return false;  // nothing to resume: a fresh run
+  if (const fs::path link = first_link_inside(from); !link.empty())
+    throw InputError(final_.string(), "cannot resume: " + link.string() +
+                                          " is a symbolic link; a run folder holds none (the run would write "
+                                          "through it, outside the run folder): remove it, or run without --resume");
+  if (from == failed) {
     rename_or_throw(failed, staging_);
     std::error_code ec;
     fs::remove(staging_ / "error.txt", ec);
   }
-  return made_by_dalembert(staging_) && has_marker(staging_);
+  return true;
 }
 
 void RunFolder::check_replaceable() const {
   const std::string keep = "; it is left untouched: choose another output folder (--out) or move it away";
-  if (exists_no_follow(final_) && !is_complete_run(final_)) {
-    std::error_code ec;
-    const bool folder = fs::is_directory(fs::symlink_status(final_, ec));
-    throw InputError(final_.string(), std::string(folder ? "is an existing folder that is not a complete dalembert run "
-                                                           "(no manifest.json written by dalembert)"
-                                                         : "exists and is not a folder (a file or a link)") +
+  if (exists_no_follow(final_) && !is_complete_run(final_) && !is_empty_folder(final_))
+    throw InputError(final_.string(), std::string(is_real_folder(final_)
+                                                      ? "is an existing folder that is not empty and not a complete "
+                                                        "dalembert run (no manifest.json written by dalembert)"
+                                                      : "exists and is not a folder (a file or a link)") +
                                           keep);
-  }
   for (const char* suffix : {".incomplete", ".failed", ".previous"}) {
     const fs::path p = sibling(suffix);
-    if (exists_no_follow(p) && !made_by_dalembert(p))
-      throw InputError(p.string(), "exists and was not made by dalembert (no " + std::string(marker) + " marker)" + keep);
+    if (!exists_no_follow(p)) continue;
+    if (const std::string why = not_ours(p); !why.empty())
+      throw InputError(p.string(), "is the name of " + final_.filename().string() + "'s " + (suffix + 1) +
+                                       " folder, but it " + why + keep);
   }
 }
 
@@ -121,15 +177,16 @@ void RunFolder::create_staging() {
   if (fs::exists(staging_ / "checkpoint", probe))
     std::fprintf(stderr, "note: starting %s afresh: the interrupted run in %s is discarded (--resume continues it)\n",
                  final_.c_str(), staging_.c_str());
-  remove_ours(staging_);
+  remove_sibling(staging_);
   std::error_code ec;
-  fs::create_directory(staging_, ec);
-  std::ofstream mark(staging_ / marker);
-  mark << "made by dalembert: the output folder of one run\n";
-  mark.close();
-  if (ec || !mark)
-    throw InputError(final_.string(), "the output folder cannot be created or written" +
-                                          (ec ? ": " + ec.message() : std::string()));
+  const bool created = fs::create_directory(staging_, ec);
+  try {
+    if (ec) throw Error(ec.message());
+    write_marker(staging_, {"unfinished", final_.filename().string()});
+  } catch (const Error& e) {
+    if (created) fs::remove_all(staging_, ec);  // just made: nothing else in it
+    throw InputError(final_.string(), std::string("the output folder cannot be created or written: ") + e.what());
+  }
 }
 
 RunFolder::~RunFolder() {
@@ -142,21 +199,36 @@ RunFolder::~RunFolder() {
 }
 
 void RunFolder::commit() {
-  if (exists_no_follow(final_)) {
-    if (!is_complete_run(final_)) throw Error("refusing to replace " + final_.string() + ": it is no longer a complete run");
+  write_marker(staging_, {"complete", ""});
+  if (is_complete_run(final_)) {
     const fs::path previous = sibling(".previous");
-    remove_ours(previous);
+    remove_sibling(previous);
     if (!exchange(staging_, final_)) {  // e.g. a file system without RENAME_EXCHANGE
       rename_or_throw(final_, previous);
       rename_or_throw(staging_, final_);
     } else {
       rename_or_throw(staging_, previous);  // the earlier run, now at the staging name
     }
+    try {  // it is this run's earlier generation now, whoever made it (it stood at this run's folder)
+      write_marker(previous, {"previous", final_.filename().string()});
+    } catch (const Error& e) {
+      std::fprintf(stderr, "warning: %s (the next run into %s will ask to move it away)\n", e.what(), final_.c_str());
+    }
   } else {
-    rename_or_throw(staging_, final_);
+    // A new folder, or an empty one (checked before the run): rename(2) replaces a folder only
+    // while it is empty, so whatever was put there during the run stays where it is.
+    std::error_code ec;
+    fs::rename(staging_, final_, ec);
+    if (ec)
+      throw Error("cannot put the run at " + final_.string() + " (" + ec.message() +
+                  "): it is no longer new or empty, nor a complete run; it is left as it is");
   }
   done_ = true;
-  remove_ours(sibling(".failed"));  // an older failure of the same study is now stale
+  try {
+    remove_sibling(sibling(".failed"));  // an older failure of the same study is now stale
+  } catch (const Error& e) {  // the run is complete all the same
+    std::fprintf(stderr, "warning: %s\n", e.what());
+  }
   lock_.reset();
 }
 
@@ -168,9 +240,13 @@ void RunFolder::release() {
 void RunFolder::fail(const std::string& error) {
   done_ = true;
   std::ofstream(staging_ / "error.txt") << error << "\n";
+  try {  // unfinished already, unless a commit failed after marking it complete (kept whole if this fails)
+    write_marker(staging_, {"unfinished", final_.filename().string()});
+  } catch (const Error&) {
+  }
   const fs::path failed = sibling(".failed");
   try {
-    remove_ours(failed);
+    remove_sibling(failed);
     rename_or_throw(staging_, failed);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warning: %s (the failed run is left in %s)\n", e.what(), staging_.c_str());

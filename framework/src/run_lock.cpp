@@ -53,9 +53,12 @@ RunLock::RunLock(const fs::path& folder) : file_(folder.string() + ".lock") {
       continue;
     }
     const std::string text = std::string(kSignature) + "\n" + std::to_string(::getpid()) + "\n";
+    errno = 0;
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+      const int err = errno ? errno : ENOSPC;  // a short write: the disk (or the file size limit) is full
+      ::unlink(file_.c_str());  // ours now (locked, checked): gone, as when a run ends (e.g. a full disk)
       ::close(fd);
-      throw InputError(folder.string(), "cannot write the lock file " + file_.string() + ": " + std::strerror(errno));
+      throw InputError(folder.string(), "cannot write the lock file " + file_.string() + ": " + std::strerror(err));
     }
     fd_ = fd;
     return;

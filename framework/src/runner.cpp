@@ -8,6 +8,7 @@
 #include <dalembert/study/claims.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/progress_meter.hpp>
+#include <dalembert/study/provenance.hpp>
 #include <dalembert/study/reduce.hpp>
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/run_folder.hpp>
@@ -50,9 +51,15 @@ Plan make_plan(const Study& st) {
 }
 
 json fingerprint(const Plan& p) {
-  json runs = json::array();
-  for (const auto& u : p.units) runs.push_back(u.plan.study_run);
-  return task_fingerprint(runs);
+  json runs = json::array(), plugins = json::array();
+  for (const auto& u : p.units) {
+    runs.push_back(u.plan.study_run);
+    for (const auto& d : loaded_plugins(*u.plan.registry)) {
+      const json code = {{"kind", d["kind"]}, {"name", d["name"]}, {"sha256", d["sha256"]}};
+      if (std::find(plugins.begin(), plugins.end(), code) == plugins.end()) plugins.push_back(code);
+    }
+  }
+  return task_fingerprint(runs, plugins);
 }
 
 // Plans on every rank; a rank that cannot plan stops them all.
@@ -143,12 +150,18 @@ void print_convergence(const json& manifest) {
   }
 }
 
+// The claims' verdicts into the manifest; claims.csv, which holds them too, into its file index.
+void attach_claims(json& manifest, const std::vector<ClaimCheck>& checks, const fs::path& folder) {
+  manifest["claims"] = evaluate_claims(checks, manifest, folder);
+  manifest["files"].push_back({{"path", "claims.csv"}, {"kind", "claims"}});
+}
+
 // A sweep cell's folder: its manifest, error.txt if a task failed, report.md.
 void write_cell(SweepCell& cell, const RunUnit& u, const UnitResult& r, const fs::path& staging) {
   cell.manifest = r.manifest;
   cell.error = r.errors;
   const fs::path dir = staging / u.folder;
-  cell.manifest["claims"] = evaluate_claims({}, cell.manifest, dir);
+  attach_claims(cell.manifest, {}, dir);
   cell.manifest["figures_status"] = "none requested";
   if (!cell.error.empty()) write_file_atomically(dir / "error.txt", cell.error + "\n");
   write_report(cell.manifest, dir);
@@ -263,7 +276,7 @@ class Run {
       stamp(manifest);
       write_json_file(folder.file("manifest.json"), manifest);
     }
-    manifest["claims"] = evaluate_claims(st_.claims, manifest, folder.staging());  // a failed claim: still complete
+    attach_claims(manifest, st_.claims, folder.staging());  // a failed claim: still complete
     attach_figures(manifest, folder.staging(), opt_.plots && !st_.figures.empty(), st_.figures.empty());
     stamp(manifest);
     write_report(manifest, folder.staging());

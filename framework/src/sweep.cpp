@@ -1,8 +1,10 @@
 // Sweep studies: the grid of cells, their plans, and sweep.csv.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/sweep.hpp>
 #include <limits>
@@ -151,10 +153,15 @@ json sweep_manifest(const Study& st, const std::vector<SweepCell>& cells, const 
     study_run["integrators"].push_back(ij);
   }
   if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
-  return {{"dalembert", {{"version", version()}, {"revision", source_revision()}}},
+  json plugins = json::array();  // every cell's, once
+  for (const auto& c : cells)
+    for (const auto& p : c.manifest.value("plugins", json::array()))
+      if (std::find(plugins.begin(), plugins.end(), p) == plugins.end()) plugins.push_back(p);
+  return {{"dalembert", framework_provenance()},
           {"study_file", st.file},
           {"study", study_run},
           {"base_study", base_study(st)},
+          {"plugins", plugins},
           {"cells", cell_list},
           {"failed_cells", failed},
           {"files", json::array({{{"path", "sweep.csv"}, {"kind", "sweep"}, {"columns", columns}}})}};

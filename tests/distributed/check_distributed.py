@@ -6,8 +6,9 @@ or interruptions produced it (the manifest's timings and execution record aside)
   check_distributed.py resume CLI STUDY [--mpirun MPIRUN]      SIGKILL part-way, --resume, compare, count
   check_distributed.py refused CLI STUDY                       --resume against a changed study is refused
   check_distributed.py failing CLI STUDY [--mpirun MPIRUN]     failed tasks named; the run .failed; the rest kept
+  check_distributed.py rebuilt CLI STUDY BUILD1 BUILD2         a plugin rebuilt between kill and --resume: refused
 """
-import json, os, re, signal, subprocess, sys, tempfile, time
+import hashlib, json, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 TIMING_KEYS = {"wall_time_s", "threads", "execution"}
 
@@ -189,6 +190,52 @@ def refused(cli, study):
         print("ok: " + r.stderr.strip())
 
 
+def sha256_of(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def rebuilt(cli, study, build1, build2):
+    """Integrator 'rebuilt' (tests/fixtures: two builds, the same name and version) added to STUDY;
+    its file is replaced by the other build between a kill and --resume: the resume is refused,
+    naming the plugin and both SHA-256 (hashlib's, here), and leaves the interrupted run as it was;
+    with the first build back, it resumes, keeping every checkpointed task."""
+    name = "dalembert_integrator_rebuilt.so"
+    with tempfile.TemporaryDirectory() as tmp:
+        plugins = os.path.join(tmp, "plugins")
+        os.mkdir(plugins)
+        so = os.path.join(plugins, name)
+        shutil.copy(os.path.join(build1, name), so)
+        j = json.load(open(study))
+        j["plugin_paths"] = [plugins]
+        j["integrators"].append({"plugin": "rebuilt", "label": "rebuilt"})
+        study_file = os.path.join(tmp, "study.json")
+        json.dump(j, open(study_file, "w"))
+        out = os.path.join(tmp, "run")
+        kept = kill_part_way(command(cli, study_file, out, 1), out + ".incomplete", 4)
+        then = sha256_of(so)
+        shutil.copy(os.path.join(build2, name), so)  # "rebuilt": the same file name, other bytes
+        now = sha256_of(so)
+        if then == now:
+            sys.exit("FAIL: the two builds of the fixture have the same bytes")
+        r = run(command(cli, study_file, out, 1, extra=("--resume",)), expect=1)
+        want = (f"cannot resume: integrator plugin 'rebuilt' was rebuilt or replaced since the interrupted run: "
+                f"its file had SHA-256 {then}, now {now}")
+        if want not in r.stderr:
+            sys.exit(f"FAIL: the refusal does not name the plugin and both hashes:\n{r.stderr}")
+        if os.path.exists(out) or len(chunks_in(out + ".incomplete")) != kept:
+            sys.exit("FAIL: a refused resume touched the interrupted run")
+        print("ok: " + r.stderr.strip())
+        shutil.copy(os.path.join(build1, name), so)
+        run(command(cli, study_file, out, 1, extra=("--resume",)))
+        m = manifest(out)
+        if m["execution"]["tasks_resumed"] != kept:
+            sys.exit(f"FAIL: with the first build back, {m['execution']['tasks_resumed']} tasks kept of {kept} checkpointed")
+        recorded = {p["name"]: p["sha256"] for p in m["plugins"]}
+        if recorded.get("rebuilt") != then:
+            sys.exit(f"FAIL: the manifest records {recorded.get('rebuilt')} for the plugin file, hashlib {then}")
+        print(f"ok: with the first build back, resumed keeping {kept} tasks; the manifest records its SHA-256")
+
+
 def failing(cli, study, mpirun):
     """STUDY's integrator "Newton1" fails at every h; everything else runs."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,4 +265,5 @@ if __name__ == "__main__":
     mode, cli, study = sys.argv[1:4]
     mpirun = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--mpirun" else None
     {"identical": lambda: identical(cli, study, mpirun), "resume": lambda: resume(cli, study, mpirun),
-     "refused": lambda: refused(cli, study), "failing": lambda: failing(cli, study, mpirun)}[mode]()
+     "refused": lambda: refused(cli, study), "failing": lambda: failing(cli, study, mpirun),
+     "rebuilt": lambda: rebuilt(cli, study, *sys.argv[4:6])}[mode]()

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/run_folder.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sys/file.h>
@@ -109,7 +110,9 @@ TEST_CASE("an --out with a trailing slash: a rerun replaces the run, the earlier
   Sandbox s;
   s.study(particle_study("p"));
   REQUIRE(s.run({"study.json", "--out", "res/", "--quiet", "--no-plots"}).status == 0);
-  const auto first = snapshot(s.dir / "res");
+  auto first = snapshot(s.dir / "res");
+  // Its marker alone changes: it now says "the previous run of res", not "a complete run" (issue 26).
+  CHECK(first.erase(dalembert::RunFolder::marker) == 1);
   CHECK(first.count("manifest.json") == 1);
   CHECK(first.count("trajectory_rk4.csv") == 1);
   const auto before = snapshot(s.dir.path());
@@ -328,4 +331,136 @@ TEST_CASE("CSV text fields are quoted per RFC 4180, and a file appears only when
         "plain,1.5,2\n"
         "\"say \"\"hi\"\", twice\",0.25,-1\n"
         "\"two\nlines\",3,4\n");
+}
+
+TEST_CASE("a run never takes a complete run named NAME.incomplete, .failed or .previous for its own", "[safety]") {
+  // Issue 26: study 'r' used to delete the complete results of a study named r.failed (and the
+  // like) in the same folder, as if they were its own staging, failed or previous folder.
+  for (const std::string suffix : {".incomplete", ".failed", ".previous"}) {
+    Sandbox s;
+    INFO("a complete run named r" << suffix);
+    s.study(particle_study("r" + suffix), "other.json");
+    REQUIRE(s.run({"other.json", "--quiet", "--no-plots"}).status == 0);
+    const fs::path other = s.dir / "results" / ("r" + suffix);
+    REQUIRE(fs::exists(other / "manifest.json"));
+    s.study(particle_study("r"));
+    const auto before = snapshot(s.dir.path());
+    for (int rerun = 0; rerun < 2; ++rerun) {  // a second run of r would replace r.previous
+      const auto r = s.run({"study.json", "--quiet", "--no-plots"});
+      check_one_line_error(r, {"results/r" + suffix + ": is the name of r's", "it is a complete run", "left untouched"});
+    }
+    check_kept(before, s.dir.path());
+    CHECK_FALSE(fs::exists(s.dir / "results" / "r.lock"));
+  }
+  SECTION("while r's own earlier run is still replaced, generation after generation") {
+    Sandbox s;
+    s.study(particle_study("r"));
+    for (int run = 0; run < 3; ++run) REQUIRE(s.run({"study.json", "--quiet", "--no-plots"}).status == 0);
+    CHECK(fs::exists(s.dir / "results" / "r" / "manifest.json"));
+    CHECK(fs::exists(s.dir / "results" / "r.previous" / "manifest.json"));
+  }
+}
+
+TEST_CASE("an empty folder may be the --out folder, replaced only while it is still empty", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  fs::create_directories(s.dir / "empty");
+  const auto r = s.run({"study.json", "--out", "empty", "--quiet", "--no-plots"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(fs::exists(s.dir / "empty" / "manifest.json"));
+  CHECK(fs::exists(s.dir / "empty" / "trajectory_rk4.csv"));
+  CHECK_FALSE(fs::exists(s.dir / "empty.incomplete"));
+  SECTION("a folder that is no longer empty when the run is complete is left as it is") {
+    fs::create_directories(s.dir / "later");
+    dalembert::RunFolder folder(s.dir / "later");
+    write_text(folder.file("data.csv"), "t\n0\n");
+    write_text(s.dir / "later" / "mine.txt", "written while the run ran\n");
+    CHECK_THROWS_WITH(folder.commit(), Catch::Contains("later") && Catch::Contains("no longer new or empty"));
+    CHECK(read_text(s.dir / "later" / "mine.txt") == "written while the run ran\n");
+    CHECK(snapshot(s.dir / "later").size() == 1);
+  }
+}
+
+TEST_CASE("a full disk before the run starts leaves neither a lock file nor a staging folder", "[safety]") {
+  Sandbox s;
+  s.study(particle_study("p"));
+  SECTION("no room for the lock's text: writing it fails after the file was created") {
+    const auto r = run_dalembert({"run", "study.json", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), 8});
+    check_one_line_error(r, {"cannot write the lock file", "res.lock"});
+  }
+  SECTION("room for the lock, not for the staging folder's marker") {
+    const auto r = run_dalembert({"run", "study.json", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), 40});
+    check_one_line_error(r, {"res", "cannot be created or written"});
+  }
+  CHECK_FALSE(fs::exists(s.dir / "res.lock"));
+  CHECK_FALSE(fs::exists(s.dir / "res.incomplete"));
+  CHECK_FALSE(fs::exists(s.dir / "res.failed"));
+  const auto again = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});  // the disk has room again
+  INFO(again.err);
+  CHECK(again.status == 0);
+}
+
+namespace {
+
+// A run of the blow-up fixture (V = -q^4): its task fails, leaving res.failed with a checkpoint.
+void failed_run(Sandbox& s) {
+  json j = particle_study("doomed");
+  j["plugin_paths"] = {DALEMBERT_FIXTURE_SYSTEMS_DIR};
+  j["system"] = {{"plugin", "blowup"}};
+  j["initial"] = {{"q", {1.0}}, {"v", {std::sqrt(2.0)}}};
+  j["h"] = 0.01;
+  j["T"] = 2;
+  s.study(j);
+  REQUIRE(s.run({"study.json", "--out", "res", "--quiet", "--no-plots"}).status == 1);
+  REQUIRE(fs::exists(s.dir / "res.failed" / "checkpoint" / "study.json"));
+}
+
+}  // namespace
+
+TEST_CASE("a resume refuses a run folder holding a symbolic link: no chunk is written outside it", "[safety]") {
+  Sandbox s;
+  failed_run(s);
+  fs::create_directories(s.dir / "elsewhere");
+  SECTION("the checkpoint folder is a link") {
+    fs::rename(s.dir / "res.failed" / "checkpoint", s.dir / "elsewhere" / "checkpoint");
+    fs::create_directory_symlink(s.dir / "elsewhere" / "checkpoint", s.dir / "res.failed" / "checkpoint");
+  }
+  SECTION("a chunk file's temporary name is a link") {
+    write_text(s.dir / "elsewhere" / "precious.txt", "not a checkpoint\n");
+    fs::create_symlink(s.dir / "elsewhere" / "precious.txt", s.dir / "res.failed" / "checkpoint" / "chunk_000000.bin.part");
+  }
+  const auto before = snapshot(s.dir / "elsewhere");
+  const auto r = s.run({"study.json", "--out", "res", "--resume", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"cannot resume", "is a symbolic link", "res.failed"});
+  CHECK(snapshot(s.dir / "elsewhere") == before);
+  CHECK(fs::exists(s.dir / "res.failed"));  // left as it was
+  CHECK_FALSE(fs::exists(s.dir / "res.incomplete"));
+  CHECK_FALSE(fs::exists(s.dir / "res.lock"));
+}
+
+TEST_CASE("plot refuses links in the run folder: no figure is written outside it", "[safety]") {
+  Sandbox s;
+  json j = particle_study("drawn");
+  j["observers"] = {"energy_error"};
+  j["figures"] = {{{"name", "energy"}, {"type", "timeseries"}, {"y", "energy_error"}}};
+  s.study(j);
+  const auto first = s.run({"study.json", "--out", "res", "--quiet"});
+  INFO(first.err);
+  REQUIRE(first.status == 0);
+  REQUIRE(fs::exists(s.dir / "res" / "figures" / "energy.png"));
+  fs::create_directories(s.dir / "elsewhere");
+  write_text(s.dir / "elsewhere" / "energy.png", "precious\n");
+  SECTION("figures/ is a link") {
+    fs::remove_all(s.dir / "res" / "figures");
+    fs::create_directory_symlink(s.dir / "elsewhere", s.dir / "res" / "figures");
+  }
+  SECTION("a figure file is a link") {
+    fs::remove(s.dir / "res" / "figures" / "energy.png");
+    fs::create_symlink(s.dir / "elsewhere" / "energy.png", s.dir / "res" / "figures" / "energy.png");
+  }
+  const auto before = snapshot(s.dir / "elsewhere");
+  const auto r = run_dalembert({"plot", "res"}, {s.dir.path()});
+  check_one_line_error(r, {"symbolic link"});
+  CHECK(snapshot(s.dir / "elsewhere") == before);
 }

@@ -65,7 +65,7 @@ TEST_CASE("ensemble output is bitwise identical at 1 and 2 threads", "[ensemble]
     CHECK(test::read_text(dir / "one" / path) == test::read_text(dir / "two" / path));
     ++compared;
   }
-  CHECK(compared == 13);  // 3 integrators × (statistics, members, initial states, member summaries), claims.csv
+  CHECK(compared == 14);  // 3 integrators × (statistics, members, initial states, member summaries), claims.csv, report.md
   // report.md too: timings and the thread count are only in the manifest.
   CHECK(test::read_text(dir / "one" / "report.md") == test::read_text(dir / "two" / "report.md"));
 }

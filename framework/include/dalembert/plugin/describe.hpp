@@ -12,7 +12,7 @@
 namespace dalembert {
 
 /// One JSON object per plugin named `name` (of any kind):
-///   name, kind, version, summary, seed, file,
+///   name, kind, version, summary, seed, file, sha256 (of the file), framework {library, sha256},
 ///   parameters: [{name, type, default (null: required), min, max (null: unbounded), choices, doc}],
 ///   a system:     instance {q, v, n, r (null: no ConstrainedLagrangian), models, diagnostics,
 ///                 exact_solution} or instance_error;

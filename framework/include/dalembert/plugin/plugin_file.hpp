@@ -29,6 +29,11 @@ struct LoadedPlugin {
   std::string refusal;
 };
 
+/// The SHA-256 of `file` as this process first read it: hashed at the first call for a path, then
+/// remembered, as the dynamic loader keeps the library it first loaded from a path (a file rebuilt
+/// later in the life of the process is not what runs in it). Throws Error if it cannot be read.
+std::string plugin_file_sha256(const std::filesystem::path& file);
+
 /// Opens `file` in this process, checks its ABI version, calls its describe() and checks that the
 /// descriptor's kind and name are those of the file name. Never throws; a plugin whose static
 /// initialiser faults takes the process down, which is why the registry probes first (probe.hpp).

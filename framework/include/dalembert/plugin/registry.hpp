@@ -9,7 +9,8 @@
 // use it. list() and find_any() open every file. Before a file is loaded here it is probed in a
 // separate process (probe.hpp), so one whose loading crashes is refused with the reason. The first
 // file of a given kind and name wins (a warning names the others). Loaded libraries stay loaded for
-// the life of the process, so no object a plugin created can outlive its code. Thread-safe.
+// the life of the process, so no object a plugin created can outlive its code. Each file is hashed
+// (SHA-256) as it is loaded, for the manifest and `--resume` (study/provenance.hpp). Thread-safe.
 #include <dalembert/plugin/descriptor.hpp>
 #include <dalembert/plugin/plugin_index.hpp>
 #include <filesystem>
@@ -49,6 +50,12 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   /// The files refused so far: after list() or find_any(), every broken file on the search paths.
   std::vector<Refused> refused() const;
 
+  /// Every plugin this registry loaded, in the order it loaded them (a composite's parts too).
+  std::vector<const PluginDescriptor*> loaded() const;
+  /// The SHA-256 of the file `plugin` (one of loaded()) was loaded from, taken as it was loaded
+  /// (plugin_file_sha256: once per file and process).
+  std::string sha256(const PluginDescriptor& plugin) const;
+
   /// The parameters `params` resolved against plugin `name`'s declaration (defaults filled).
   Parameters resolve(PluginKind kind, const std::string& name, const nlohmann::json& params,
                      const std::string& where) const;
@@ -81,7 +88,8 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   mutable std::mutex mutex_;
   mutable std::optional<PluginIndex> index_;
   mutable std::map<std::filesystem::path, const PluginDescriptor*> opened_;  // null: refused
-  mutable std::vector<std::unique_ptr<PluginDescriptor>> plugins_;
+  mutable std::vector<std::unique_ptr<PluginDescriptor>> plugins_;  // in load order
+  mutable std::map<std::string, std::string> sha256_;                // by file
   mutable std::vector<Refused> refused_;
 };
 

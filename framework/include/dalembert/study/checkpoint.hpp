@@ -9,8 +9,10 @@
 // and carries a checksum: a torn or foreign file is not a completed chunk.
 //
 // checkpoint/study.json records what the tasks depend on (the study as run, minus what only the
-// reduction reads: figures, claims, description) and the source revision; a resume against a
-// different one is refused, naming the first differences.
+// reduction reads: figures, claims, description), the source revision and, by content, the code
+// that ran: the SHA-256 of libdalembert and of every plugin file loaded (study/provenance.hpp); a
+// resume against a different one is refused, naming the first differences (a rebuilt plugin: its
+// name and both hashes).
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
 #include <filesystem>
@@ -67,7 +69,8 @@ class BOOST_SYMBOL_VISIBLE Checkpoint {
 };
 
 /// What a run's tasks depend on: each unit's study as run (an array: one for a study, one per
-/// cell for a sweep) without figures, claims and description, and the source revision.
-BOOST_SYMBOL_VISIBLE nlohmann::json task_fingerprint(const nlohmann::json& study_runs);
+/// cell for a sweep) without figures, claims and description; the source revision; the SHA-256
+/// of libdalembert; and `plugins`, the plugin files loaded ([{kind, name, sha256}, ...]).
+BOOST_SYMBOL_VISIBLE nlohmann::json task_fingerprint(const nlohmann::json& study_runs, const nlohmann::json& plugins);
 
 }  // namespace dalembert

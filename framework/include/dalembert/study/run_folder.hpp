@@ -5,20 +5,26 @@
 // with error.txt beside whatever was written. So a folder named DIR is always a complete run.
 //
 // A run only ever deletes what dalembert created. Before anything runs, the constructor refuses
-//  * DIR naming an existing file, a symbolic link, or a folder that is not a complete dalembert
-//    run (one with a manifest.json written by dalembert): a thesis folder is never emptied;
-//  * DIR.incomplete, DIR.failed or DIR.previous existing without dalembert's marker file;
+//  * DIR naming an existing file, a symbolic link, or a folder that is neither empty nor a
+//    complete dalembert run (one with a manifest.json written by dalembert): a thesis folder is
+//    never emptied;
+//  * DIR.incomplete, DIR.failed or DIR.previous existing and not this run's own: every folder a
+//    run makes carries a marker saying what it is, an unfinished (staging or failed) or previous
+//    folder of run DIR, or a complete run; so a complete run that happens to be named DIR.failed
+//    is never taken for DIR's failed folder (nor removed with it);
 //  * a DIR another run is writing (RunLock on DIR.lock);
 //  * a path that names no folder ("", ".", "..", "a/..", "/").
 // A trailing '/' is ignored ("res/" is "res").
 //
 // Resuming (issue 16) reopens DIR.incomplete left by a run that was killed, or DIR.failed (renamed
-// back to DIR.incomplete), with everything in it; resumed() says whether there was one.
+// back to DIR.incomplete), with everything in it; resumed() says whether there was one. A folder
+// with a symbolic link anywhere inside is not reopened (the run would write through it).
 //
 // Replacing an earlier complete run keeps it until the new one is complete; then the two are
 // swapped in one atomic rename (renameat2 RENAME_EXCHANGE, or two renames where the file system
 // cannot exchange), and the earlier run is kept as DIR.previous (replacing an older
-// DIR.previous, itself a complete run).
+// DIR.previous), its marker now saying so. An empty DIR is replaced by rename(2), which replaces a
+// folder only while it is empty: anything put there during the run stays.
 #include <boost/config.hpp>
 #include <dalembert/study/run_lock.hpp>
 #include <filesystem>
@@ -51,11 +57,16 @@ class BOOST_SYMBOL_VISIBLE RunFolder {
   /// A folder holding a manifest.json that dalembert wrote (a complete run).
   static bool is_complete_run(const std::filesystem::path& dir);
 
-  /// The hidden file that marks a folder as made by dalembert.
+  /// The hidden file that marks a folder as made by dalembert and says what it is (run_folder.cpp).
   static constexpr const char* marker = ".dalembert_run";
 
  private:
   std::filesystem::path sibling(const char* suffix) const;
+  /// "" if `dir` (DIR.incomplete, .failed or .previous) is this run's own: a real folder whose
+  /// marker says it is this run's unfinished (or previous) folder; else why not, completing "it ...".
+  std::string not_ours(const std::filesystem::path& dir) const;
+  /// Removes `dir` (never following a link) if it exists and is this run's own.
+  void remove_sibling(const std::filesystem::path& dir) const;
   void check_replaceable() const;
   void create_staging();
   bool reopen_staging();
