@@ -2,6 +2,7 @@
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/limits.hpp>
 #include <dalembert/study/names.hpp>
@@ -482,9 +483,17 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     s.ensemble.sampler = parse_plugin(e["sampler"], {});
     if (e.has("quantiles")) {
       s.ensemble.quantiles = e["quantiles"].numbers();
-      for (std::size_t i = 0; i < s.ensemble.quantiles.size(); ++i)
-        if (s.ensemble.quantiles[i] < 0.0 || s.ensemble.quantiles[i] > 1.0)
-          e["quantiles"].at(i).fail("a quantile lies in [0, 1]");
+      for (std::size_t i = 0; i < s.ensemble.quantiles.size(); ++i) {
+        const double q = s.ensemble.quantiles[i];
+        if (q < 0.0 || q > 1.0) e["quantiles"].at(i).fail("a quantile lies in [0, 1]");
+        // Two quantiles with one column name would give every ensemble_stats file two columns of one name.
+        const std::string suffix = EnsembleStatistics::quantile_suffix(q);
+        for (std::size_t k = 0; k < i; ++k)
+          if (EnsembleStatistics::quantile_suffix(s.ensemble.quantiles[k]) == suffix)
+            e["quantiles"].at(i).fail("duplicate quantile: " + e["quantiles"].at(k).path() + " = " +
+                                      nlohmann::json(s.ensemble.quantiles[k]).dump() + " writes the same columns (<column>" +
+                                      suffix + ")");
+      }
     }
     if (e.has("write_members")) s.ensemble.write_members = e["write_members"].boolean();
   } else if (root.has("ensemble")) {
