@@ -87,9 +87,11 @@ void claims(std::ostringstream& out, const json& m) {
   out << "## Claims\n\n";
   const json& results = get(get(m, "claims"), "results");
   table_head(out, {"id", "source", "claim", "quantity", "value", "comparison", "verdict"});
-  for (const auto& r : results)
+  for (const auto& r : results) {
+    const std::string why = get(r, "reason").is_string() && !r["reason"].get<std::string>().empty() ? ": " + cell(r["reason"]) : "";
     table_row(out, {cell(get(r, "id")), cell(get(r, "source")), cell(get(r, "text")), cell(get(r, "quantity")),
-                    cell(get(r, "value")), cell(get(r, "comparison")), "**" + cell(get(r, "verdict")) + "**"});
+                    cell(get(r, "value")), cell(get(r, "comparison")), "**" + cell(get(r, "verdict")) + "**" + why});
+  }
   if (!results.is_array() || results.empty()) out << "\nno checked claims\n";
   out << "\n";
 }

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
+#include <dalembert/study/convergence_table.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/limits.hpp>
@@ -252,14 +253,12 @@ void check_sweep_figures(const JsonCursor& root, const SweepSpec& spec) {
   }
 }
 
-// convergence.csv: its columns are fixed (runner.cpp writes them).
+// convergence.csv: its error columns are fixed (study/convergence_table.hpp).
 void check_convergence_figures(const JsonCursor& root) {
   if (!root.has("figures")) return;
   const JsonCursor f = root["figures"];
   for (std::size_t i = 0; i < f.size(); ++i)
-    if (f.at(i).has("y"))
-      check_one_of(f.at(i)["y"], {"error_q", "error_v", "error_qv", "energy_error", "constraint_residual"},
-                   "not a column of convergence.csv; its columns are: ");
+    if (f.at(i).has("y")) check_one_of(f.at(i)["y"], convergence_error_columns(), "not a column of convergence.csv; its columns are: ");
 }
 
 }  // namespace

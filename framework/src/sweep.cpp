@@ -1,8 +1,12 @@
 // Sweep studies: the grid of cells, their plans, and sweep.csv.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/claim_targets.hpp>
+#include <dalembert/study/convergence_table.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/sweep.hpp>
 #include <limits>
@@ -52,6 +56,40 @@ std::map<std::string, double> metrics(const json& manifest, const std::string& l
           m[k] = v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
   }
   return m;
+}
+
+// The metrics of integrator i that metrics() will find in the manifest of a cell planned as `u`:
+// what its plan says the run reports (sweep.csv's columns are their union over the cells).
+ReportedNames planned_metrics(const RunUnit& u, std::size_t i) {
+  const ReportedNames& summaries = u.plan.summaries[i];
+  ReportedNames m = summaries;
+  if (ladder_kind(u.study.kind)) {
+    m.names = {"fitted_order", "declared_order"};
+    m.names.insert(m.names.end(), convergence_error_columns().begin(), convergence_error_columns().end());
+    m.names.insert(m.names.end(), summaries.names.begin(), summaries.names.end());
+  } else if (u.study.kind == "ensemble") {
+    m.names.clear(), m.patterns.clear();
+    for (const auto& stat : EnsembleStatistics::summary_statistics()) {
+      for (const auto& n : summaries.names) m.names.push_back(n + "_" + stat);
+      for (const auto& p : summaries.patterns) m.patterns.push_back(p + "_" + stat);
+    }
+  }
+  return m;
+}
+
+// Every integrator's metrics over the cells.
+std::vector<ReportedNames> planned_metrics(const std::vector<RunUnit>& units) {
+  std::vector<ReportedNames> out(units.front().study.integrators.size());
+  for (const auto& u : units)
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const ReportedNames m = planned_metrics(u, i);
+      for (const auto& n : m.names)
+        if (std::find(out[i].names.begin(), out[i].names.end(), n) == out[i].names.end()) out[i].names.push_back(n);
+      for (const auto& p : m.patterns)
+        if (std::find(out[i].patterns.begin(), out[i].patterns.end(), p) == out[i].patterns.end()) out[i].patterns.push_back(p);
+      out[i].known = out[i].known && m.known;
+    }
+  return out;
 }
 
 // The study every cell is: the sweep without its grid, figures and claims (evaluated on sweep.csv).
@@ -104,6 +142,7 @@ std::vector<RunUnit> plan_sweep(const Study& st, const std::vector<SweepCell>& c
       throw InputError(st.file + ": /sweep, " + describe_cell(st, cells[i], i), e.what());
     }
   }
+  check_sweep_claim_targets(st, planned_metrics(units));
   return units;
 }
 

@@ -60,13 +60,14 @@ TEST_CASE("report.md links drawn figures and renders claim verdicts", "[report]"
       {"claims", {{"passed", 1}, {"failed", 1}, {"results", {
           {{"id", "order_mla"}, {"source", "spec 002 claim 17"}, {"text", "MLA is of order 2"}, {"quantity", "fitted order of MLA"},
            {"value", 2.0003}, {"comparison", "within 0.05 of 2"}, {"verdict", "pass"}},
-          {{"id", "x"}, {"source", "s"}, {"text", "t"}, {"quantity", "q"}, {"value", 1.0}, {"comparison", "< 0.5"}, {"verdict", "FAIL"}}}}}},
+          {{"id", "x"}, {"source", "s"}, {"text", "t"}, {"quantity", "q"}, {"value", 1.0}, {"comparison", "< 0.5"}, {"verdict", "FAIL"},
+           {"reason", "1 not < 0.5"}}}}}},
       {"dalembert", {{"version", "9.9"}, {"revision", "abc123"}}}};
   const std::string md = report_markdown(m);
   CHECK(contains(md, "![fig_a](figures/fig_a.png)"));
   CHECK(contains(md, "`fig_b`: not drawn"));
   CHECK(contains(md, "| order_mla | spec 002 claim 17 | MLA is of order 2 | fitted order of MLA | 2.0003 | within 0.05 of 2 | **pass** |"));
-  CHECK(contains(md, "**FAIL**"));
+  CHECK(contains(md, "| q | 1 | < 0.5 | **FAIL**: 1 not < 0.5 |"));
   CHECK(contains(md, "Verdict: **1 of 2 claims FAILED**"));
   CHECK(contains(md, "| MLA | 2 | 2.0003 | 2 2.001 | fitted | yes |"));
   CHECK(contains(md, "revision `abc123`"));
