@@ -102,6 +102,26 @@ json base_study(const Study& st) {
   return base;
 }
 
+// The sweep as it ran: the study of cell 0 as it ran (plugins with every parameter, the
+// integrators' traits), the places the axes set holding cell 0's values, under the sweep's name,
+// kind, figures and claims; each integrator also lists the declared orders of its cells (an axis
+// may change the order, e.g. beta + beta' = 1/2 makes Newmark inconsistent).
+json sweep_study_run(const Study& st, const std::vector<SweepCell>& cells) {
+  json run = cells.front().manifest["study"];
+  run["name"] = st.name;
+  run["kind"] = "sweep";
+  run["description"] = st.description;
+  run["figures"] = st.figures;
+  run.erase("claims");
+  if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
+  for (std::size_t i = 0; i < run["integrators"].size(); ++i) {
+    std::set<int> orders;
+    for (const auto& c : cells) orders.insert(c.manifest["study"]["integrators"][i]["traits"]["order"].get<int>());
+    run["integrators"][i]["declared_orders"] = orders;
+  }
+  return run;
+}
+
 }  // namespace
 
 std::string describe_cell(const Study& st, const SweepCell& c, std::size_t i) {
@@ -180,16 +200,8 @@ json sweep_manifest(const Study& st, const std::vector<SweepCell>& cells, const 
 
   json axes_json = json::array();
   for (const auto& a : axes) axes_json.push_back({{"name", a.name}, {"set", a.set}, {"values", a.values}});
-  json study_run = {{"name", st.name}, {"kind", "sweep"}, {"description", st.description},
-                    {"sweep", {{"of", st.sweep.of}, {"axes", axes_json}}}, {"figures", st.figures}};
-  study_run["integrators"] = json::array();
-  for (const auto& u : st.integrators) {
-    json ij = {{"label", u.label}, {"plugin", u.plugin}};
-    if (!u.display.empty()) ij["display"] = u.display;  // figures' names for it
-    if (u.reference) ij["reference"] = true;
-    study_run["integrators"].push_back(ij);
-  }
-  if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
+  json study_run = sweep_study_run(st, cells);
+  study_run["sweep"] = {{"of", st.sweep.of}, {"axes", axes_json}};
   return {{"dalembert", {{"version", version()}, {"revision", source_revision()}}},
           {"study_file", st.file},
           {"study", study_run},
