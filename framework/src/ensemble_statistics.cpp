@@ -22,13 +22,20 @@ std::vector<std::string> EnsembleStatistics::statistics_columns() const {
   std::vector<std::string> out = {"t"};
   for (std::size_t c = 1; c < columns_.size(); ++c) {
     for (const char* s : {"_mean", "_var", "_min", "_max"}) out.push_back(columns_[c] + s);
-    for (double q : quantiles_) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "_q%g", 100.0 * q);
-      out.push_back(columns_[c] + buf);
-    }
+    for (double q : quantiles_) out.push_back(columns_[c] + quantile_suffix(q));
   }
   return out;
+}
+
+std::string EnsembleStatistics::quantile_suffix(double q) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "_q%g", 100.0 * q);
+  return buf;
+}
+
+const std::vector<std::string>& EnsembleStatistics::summary_statistics() {
+  static const std::vector<std::string> stats = {"min", "max", "mean"};
+  return stats;
 }
 
 EnsembleStatistics::Moments EnsembleStatistics::moments(const MemberSource& source, std::size_t members) const {

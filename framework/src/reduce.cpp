@@ -4,6 +4,7 @@
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/convergence_fit.hpp>
+#include <dalembert/study/convergence_table.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/provenance.hpp>
@@ -205,7 +206,7 @@ class Reducer {
                         {"columns", EnsembleStatistics::member_columns(columns)}});
     }
     json summ = json::object();
-    for (std::size_t j = 0; j < summary_names.size(); ++j)
+    for (std::size_t j = 0; j < summary_names.size(); ++j)  // EnsembleStatistics::summary_statistics()
       summ[summary_names[j]] = {{"min", lo[j]}, {"max", hi[j]}, {"mean", sum[j] / double(n)}};
     ens.push_back({{"label", label}, {"members", n}, {"h", h}, {"steps", u_.tasks[k0].steps}, {"summary", summ}});
   }
@@ -248,11 +249,14 @@ class Reducer {
       const double eqv = std::max(eq, ev);  // ‖(q,v)(T) − ref‖∞ (spec 000 claim 3)
       const double ee = std::abs(system.energy(f) - e_ref);
       const double cr = system.constraint_residual(f);
-      csv.row({st_.integrators[i].label}, {u_.tasks[k].h, double(u_.tasks[k].steps), eq, ev, eqv, ee, cr});
+      const std::vector<double> errors = {eq, ev, eqv, ee, cr};  // convergence_error_columns()
+      std::vector<double> cells = {u_.tasks[k].h, double(u_.tasks[k].steps)};
+      cells.insert(cells.end(), errors.begin(), errors.end());
+      csv.row({st_.integrators[i].label}, cells);
       hs.push_back(u_.tasks[k].h);
       errs.push_back(eqv);
-      json row = {{"h", u_.tasks[k].h}, {"error_q", eq}, {"error_v", ev}, {"error_qv", eqv}, {"energy_error", ee},
-                  {"constraint_residual", cr}};
+      json row = {{"h", u_.tasks[k].h}};
+      for (std::size_t c = 0; c < errors.size(); ++c) row[convergence_error_columns()[c]] = errors[c];
       for (const auto& [name, value] : outcomes_[k].summary) row[name] = value;
       rows.push_back(row);
     }
@@ -276,8 +280,8 @@ class Reducer {
   void convergence() {
     double estimate = 0.0, wall = 0.0;
     const State ref = reference(estimate, wall);
-    const std::vector<std::string> cols = {"label", "h", "steps", "error_q", "error_v", "error_qv", "energy_error",
-                                           "constraint_residual"};
+    std::vector<std::string> cols = {"label", "h", "steps"};
+    cols.insert(cols.end(), convergence_error_columns().begin(), convergence_error_columns().end());
     CsvWriter csv(dir_ / "convergence.csv", cols);
     json conv = json::array();
     const double e_ref = u_.plan.system->energy(ref);

@@ -52,6 +52,30 @@ void purpose(std::ostringstream& out, const json& m) {
   out << "Verdict: **" << claims_verdict(m) << "**.\n\n";
 }
 
+// A sweep's study as its report shows it (the sweep's manifest holds cell 0's study): every place
+// an axis sets reads "swept (AXIS)"; the Sweep section lists the values.
+json shown_study(const json& st) {
+  json shown = st;
+  for (const auto& a : get(get(st, "sweep"), "axes"))
+    for (const auto& ptr : get(a, "set")) {
+      try {
+        const json::json_pointer p(ptr.get<std::string>());
+        if (shown.contains(p)) shown[p] = "swept (" + cell(get(a, "name")) + ")";
+      } catch (const std::exception&) {  // a pointer the manifest does not hold: nothing to mark
+      }
+    }
+  return shown;
+}
+
+// An integrator's declared order; a sweep's may differ from cell to cell.
+std::string order_text(const json& u) {
+  const json& orders = get(u, "declared_orders");
+  if (!orders.is_array() || orders.size() < 2) return cell(get(get(u, "traits"), "order"));
+  std::string s;
+  for (const auto& o : orders) s += (s.empty() ? "" : " or ") + cell(o);
+  return s + " (by cell)";
+}
+
 void setup(std::ostringstream& out, const json& st) {
   out << "## What ran\n\n";
   const json& sys = get(st, "system");
@@ -62,7 +86,7 @@ void setup(std::ostringstream& out, const json& st) {
   out << "\n\n";
   table_head(out, {"label", "integrator", "order", "parameters"});
   for (const auto& u : get(st, "integrators"))
-    table_row(out, {cell(get(u, "label")), "`" + cell(get(u, "plugin")) + "`", cell(get(get(u, "traits"), "order")),
+    table_row(out, {cell(get(u, "label")), "`" + cell(get(u, "plugin")) + "`", order_text(u),
                     "`" + cell(get(u, "params")) + "`" + (u.contains("h") ? " (h = " + cell(u["h"]) + ")" : "")});
   out << "\n";
 }
@@ -87,9 +111,11 @@ void claims(std::ostringstream& out, const json& m) {
   out << "## Claims\n\n";
   const json& results = get(get(m, "claims"), "results");
   table_head(out, {"id", "source", "claim", "quantity", "value", "comparison", "verdict"});
-  for (const auto& r : results)
+  for (const auto& r : results) {
+    const std::string why = get(r, "reason").is_string() && !r["reason"].get<std::string>().empty() ? ": " + cell(r["reason"]) : "";
     table_row(out, {cell(get(r, "id")), cell(get(r, "source")), cell(get(r, "text")), cell(get(r, "quantity")),
-                    cell(get(r, "value")), cell(get(r, "comparison")), "**" + cell(get(r, "verdict")) + "**"});
+                    cell(get(r, "value")), cell(get(r, "comparison")), "**" + cell(get(r, "verdict")) + "**" + why});
+  }
   if (!results.is_array() || results.empty()) out << "\nno checked claims\n";
   out << "\n";
 }
@@ -184,7 +210,7 @@ std::string report_markdown(const json& manifest) {
   std::ostringstream out;
   purpose(out, manifest);
   const json& st = get(manifest, "study");
-  setup(out, get(manifest, "base_study").is_object() ? manifest["base_study"] : st);
+  setup(out, shown_study(st));
   figures(out, manifest);
   claims(out, manifest);
   tasks(out, manifest);

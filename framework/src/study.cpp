@@ -2,6 +2,8 @@
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
+#include <dalembert/study/convergence_table.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/limits.hpp>
 #include <dalembert/study/names.hpp>
@@ -251,14 +253,12 @@ void check_sweep_figures(const JsonCursor& root, const SweepSpec& spec) {
   }
 }
 
-// convergence.csv: its columns are fixed (runner.cpp writes them).
+// convergence.csv: its error columns are fixed (study/convergence_table.hpp).
 void check_convergence_figures(const JsonCursor& root) {
   if (!root.has("figures")) return;
   const JsonCursor f = root["figures"];
   for (std::size_t i = 0; i < f.size(); ++i)
-    if (f.at(i).has("y"))
-      check_one_of(f.at(i)["y"], {"error_q", "error_v", "error_qv", "energy_error", "constraint_residual"},
-                   "not a column of convergence.csv; its columns are: ");
+    if (f.at(i).has("y")) check_one_of(f.at(i)["y"], convergence_error_columns(), "not a column of convergence.csv; its columns are: ");
 }
 
 }  // namespace
@@ -482,9 +482,17 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
     s.ensemble.sampler = parse_plugin(e["sampler"], {});
     if (e.has("quantiles")) {
       s.ensemble.quantiles = e["quantiles"].numbers();
-      for (std::size_t i = 0; i < s.ensemble.quantiles.size(); ++i)
-        if (s.ensemble.quantiles[i] < 0.0 || s.ensemble.quantiles[i] > 1.0)
-          e["quantiles"].at(i).fail("a quantile lies in [0, 1]");
+      for (std::size_t i = 0; i < s.ensemble.quantiles.size(); ++i) {
+        const double q = s.ensemble.quantiles[i];
+        if (q < 0.0 || q > 1.0) e["quantiles"].at(i).fail("a quantile lies in [0, 1]");
+        // Two quantiles with one column name would give every ensemble_stats file two columns of one name.
+        const std::string suffix = EnsembleStatistics::quantile_suffix(q);
+        for (std::size_t k = 0; k < i; ++k)
+          if (EnsembleStatistics::quantile_suffix(s.ensemble.quantiles[k]) == suffix)
+            e["quantiles"].at(i).fail("duplicate quantile: " + e["quantiles"].at(k).path() + " = " +
+                                      nlohmann::json(s.ensemble.quantiles[k]).dump() + " writes the same columns (<column>" +
+                                      suffix + ")");
+      }
     }
     if (e.has("write_members")) s.ensemble.write_members = e["write_members"].boolean();
   } else if (root.has("ensemble")) {

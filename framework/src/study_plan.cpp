@@ -11,6 +11,7 @@
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
+#include <dalembert/study/claim_targets.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <dalembert/study/study_plan.hpp>
@@ -206,12 +207,40 @@ std::vector<std::vector<std::string>> task_columns(const Study& st, const StudyP
   return out;
 }
 
+// The summaries each integrator's tasks will report: those a run of no steps from the initial
+// state reports (the study's observers, bound to that integrator: the names do not depend on the
+// steps) and the patterns of those that depend on the run (impact_log's impact_<k>_t). A run of no
+// steps that fails leaves them unknown: the tasks fail the same way and say why.
+std::vector<ReportedNames> task_summaries(const Study& st, const StudyPlan& plan,
+                                          const std::vector<std::unique_ptr<Integrator>>& integrators) {
+  std::vector<ReportedNames> out(integrators.size());
+  for (std::size_t i = 0; i < integrators.size(); ++i) {
+    try {
+      std::vector<std::unique_ptr<Observer>> owned;
+      std::vector<Observer*> observers;
+      for (const auto& u : st.observers) {
+        owned.push_back(plan.registry->make_observer(u.plugin, u.params, u.where));
+        observers.push_back(owned.back().get());
+      }
+      Simulation sim(*plan.system, *integrators[i], observers);
+      State s = plan.initial;
+      sim.run(s, st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0], 0);
+      for (const auto& [name, value] : sim.summary()) out[i].names.push_back(name);
+      for (const auto* o : observers) o->run_dependent_summaries(out[i].patterns);
+    } catch (...) {
+      out[i] = ReportedNames{};
+      out[i].known = false;
+    }
+  }
+  return out;
+}
+
 // Every column a figure names must be one a task writes: "x"/"y" of timeseries panels and paths,
 // x_0/y_0 of snapshots, the statistics of ensemble figures, the member columns of members
-// figures. Not checked here: the task summaries a "summary" figure plots (an observer reports its
-// summaries only after a run; the plotting script names the figure and the summaries there are),
-// and the files of other kinds (convergence.csv's fixed columns and a sweep's axes are checked by
-// parse_study; a sweep's metrics exist only after its cells ran).
+// figures. Not checked here: the task summaries a "summary" figure plots (the plotting script
+// names the figure and the summaries there are; the planned summaries, task_summaries, are checked
+// against claims only), and the files of other kinds (convergence.csv's fixed columns and a sweep's
+// axes are checked by parse_study; its metrics by the plotting script).
 void check_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
   const JsonCursor root(st.raw, st.file);
   if (!root.has("figures") || (st.kind != "trajectory" && st.kind != "ensemble")) return;
@@ -317,6 +346,7 @@ StudyPlan plan_study(const Study& st) {
   const json observers_run = plan_observers(st, plan, *integrators.front());
   plan.columns = task_columns(st, plan, integrators);
   check_figure_columns(st, plan.columns);
+  plan.summaries = task_summaries(st, plan, integrators);
 
   json& run = plan.study_run;
   run = {{"name", st.name},
@@ -348,6 +378,7 @@ StudyPlan plan_study(const Study& st) {
   if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan, *integrators.front());
   if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
   plan.tasks = list_tasks(st);
+  check_claim_targets(st, plan);
   return plan;
 }
 

@@ -3,7 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/claim_targets.hpp>
+#include <dalembert/study/convergence_table.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/sweep.hpp>
@@ -56,6 +59,40 @@ std::map<std::string, double> metrics(const json& manifest, const std::string& l
   return m;
 }
 
+// The metrics of integrator i that metrics() will find in the manifest of a cell planned as `u`:
+// what its plan says the run reports (sweep.csv's columns are their union over the cells).
+ReportedNames planned_metrics(const RunUnit& u, std::size_t i) {
+  const ReportedNames& summaries = u.plan.summaries[i];
+  ReportedNames m = summaries;
+  if (ladder_kind(u.study.kind)) {
+    m.names = {"fitted_order", "declared_order"};
+    m.names.insert(m.names.end(), convergence_error_columns().begin(), convergence_error_columns().end());
+    m.names.insert(m.names.end(), summaries.names.begin(), summaries.names.end());
+  } else if (u.study.kind == "ensemble") {
+    m.names.clear(), m.patterns.clear();
+    for (const auto& stat : EnsembleStatistics::summary_statistics()) {
+      for (const auto& n : summaries.names) m.names.push_back(n + "_" + stat);
+      for (const auto& p : summaries.patterns) m.patterns.push_back(p + "_" + stat);
+    }
+  }
+  return m;
+}
+
+// Every integrator's metrics over the cells.
+std::vector<ReportedNames> planned_metrics(const std::vector<RunUnit>& units) {
+  std::vector<ReportedNames> out(units.front().study.integrators.size());
+  for (const auto& u : units)
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const ReportedNames m = planned_metrics(u, i);
+      for (const auto& n : m.names)
+        if (std::find(out[i].names.begin(), out[i].names.end(), n) == out[i].names.end()) out[i].names.push_back(n);
+      for (const auto& p : m.patterns)
+        if (std::find(out[i].patterns.begin(), out[i].patterns.end(), p) == out[i].patterns.end()) out[i].patterns.push_back(p);
+      out[i].known = out[i].known && m.known;
+    }
+  return out;
+}
+
 // The study every cell is: the sweep without its grid, figures and claims (evaluated on sweep.csv).
 json base_study(const Study& st) {
   json base = st.raw;
@@ -64,6 +101,26 @@ json base_study(const Study& st) {
   base.erase("claims");
   base["kind"] = st.sweep.of;
   return base;
+}
+
+// The sweep as it ran: the study of cell 0 as it ran (plugins with every parameter, the
+// integrators' traits), the places the axes set holding cell 0's values, under the sweep's name,
+// kind, figures and claims; each integrator also lists the declared orders of its cells (an axis
+// may change the order, e.g. beta + beta' = 1/2 makes Newmark inconsistent).
+json sweep_study_run(const Study& st, const std::vector<SweepCell>& cells) {
+  json run = cells.front().manifest["study"];
+  run["name"] = st.name;
+  run["kind"] = "sweep";
+  run["description"] = st.description;
+  run["figures"] = st.figures;
+  run.erase("claims");
+  if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
+  for (std::size_t i = 0; i < run["integrators"].size(); ++i) {
+    std::set<int> orders;
+    for (const auto& c : cells) orders.insert(c.manifest["study"]["integrators"][i]["traits"]["order"].get<int>());
+    run["integrators"][i]["declared_orders"] = orders;
+  }
+  return run;
 }
 
 }  // namespace
@@ -106,6 +163,7 @@ std::vector<RunUnit> plan_sweep(const Study& st, const std::vector<SweepCell>& c
       throw InputError(st.file + ": /sweep, " + describe_cell(st, cells[i], i), e.what());
     }
   }
+  check_sweep_claim_targets(st, planned_metrics(units));
   return units;
 }
 
@@ -143,16 +201,8 @@ json sweep_manifest(const Study& st, const std::vector<SweepCell>& cells, const 
 
   json axes_json = json::array();
   for (const auto& a : axes) axes_json.push_back({{"name", a.name}, {"set", a.set}, {"values", a.values}});
-  json study_run = {{"name", st.name}, {"kind", "sweep"}, {"description", st.description},
-                    {"sweep", {{"of", st.sweep.of}, {"axes", axes_json}}}, {"figures", st.figures}};
-  study_run["integrators"] = json::array();
-  for (const auto& u : st.integrators) {
-    json ij = {{"label", u.label}, {"plugin", u.plugin}};
-    if (!u.display.empty()) ij["display"] = u.display;  // figures' names for it
-    if (u.reference) ij["reference"] = true;
-    study_run["integrators"].push_back(ij);
-  }
-  if (st.raw.contains("claims")) study_run["claims"] = st.raw["claims"];
+  json study_run = sweep_study_run(st, cells);
+  study_run["sweep"] = {{"of", st.sweep.of}, {"axes", axes_json}};
   json plugins = json::array();  // every cell's, once
   for (const auto& c : cells)
     for (const auto& p : c.manifest.value("plugins", json::array()))

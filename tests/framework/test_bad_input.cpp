@@ -403,3 +403,28 @@ TEST_CASE("bad command line", "[cli]") {
   }
   c.check_no_result();
 }
+
+// Issue 26 (fuzzing): two quantities that write one column ("quantiles": [0.5, 0.5], or values
+// that print alike) gave every ensemble_stats_*.csv two columns energy_q50, and exit 0. Refused
+// before the run, naming both places.
+TEST_CASE("duplicate ensemble quantiles are refused before the run", "[cli]") {
+  StudyCase c("quantiles");
+  json j = particle_study();
+  j["kind"] = "ensemble";
+  j["ensemble"] = {{"size", 2}, {"seed", 1}, {"quantiles", {0.1, 0.5, 0.5}},
+                   {"sampler", {{"plugin", "uniform_perturbation"}, {"params", {{"v", {{"ydot", 0.1}}}}}}}};
+  SECTION("equal values") {
+    const auto r = c.run(j);
+    CHECK(r.err == "error: " + c.file.string() + ": /ensemble/quantiles/2 = 0.5: duplicate quantile: " +
+                       "/ensemble/quantiles/1 = 0.5 writes the same columns (<column>_q50)\n");
+    check_one_line_error(r, {});
+  }
+  SECTION("values that name one column") {
+    j["ensemble"]["quantiles"] = {0.5, 0.5000000001};
+    const auto r = c.run(j);
+    CHECK(r.err == "error: " + c.file.string() + ": /ensemble/quantiles/1 = 0.5000000001: duplicate quantile: " +
+                       "/ensemble/quantiles/0 = 0.5 writes the same columns (<column>_q50)\n");
+    check_one_line_error(r, {});
+  }
+  c.check_no_result();
+}

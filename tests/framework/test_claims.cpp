@@ -3,9 +3,11 @@
 // folder stays complete. The planted wrong values below are independent of the code: the spec's
 // numbers moved off by a known amount.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/runner.hpp>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_process.hpp"
@@ -52,7 +54,7 @@ TEST_CASE("claims: every check holds on a bundled study and claims.csv lists the
   CHECK(c.at("results").size() >= 3 + 5);  // three order audits and the study's checks
   CHECK(c.at("results")[0].at("id") == "order MLA");
   const std::string csv = test::read_text(dir / "run" / "claims.csv");
-  CHECK(csv.rfind("id,source,text,quantity,comparison,verdict,value\n", 0) == 0);
+  CHECK(csv.rfind("id,source,text,quantity,comparison,verdict,reason,value\n", 0) == 0);
   CHECK(csv.find("spec 002 claim 19") != std::string::npos);
 }
 
@@ -107,4 +109,79 @@ TEST_CASE("claims: malformed checks are refused before the run, naming the place
   CHECK_THAT(parse_error(json::array({{{"quantity", {{"error", "error_q"}, {"label", "MLA"}, {"stat", "median"}}}, {"<", 1}}})),
              Catch::Contains("unknown stat"));
   CHECK(parse_error(json::array({order_check("MLA", 2.0)})).empty());
+}
+
+namespace {
+
+// The nonholonomic particle, DLA and RK4 at h = 0.1 to T = 1 (E0 = 1.5), with `checks`.
+json particle_with(const json& checks) {
+  return {{"name", "claims_reasons"},
+          {"kind", "trajectory"},
+          {"system", {{"plugin", "nonholonomic_particle"}}},
+          {"initial", {{"q", {1, 1, -1}}, {"v", {1, -1, 1}}}},
+          {"h", 0.1},
+          {"T", 1},
+          {"integrators", {{{"label", "DLA"}, {"plugin", "nonholonomic_newmark"},
+                            {"params", {{"beta", 0}, {"beta_prime", 0}, {"alpha", 0.5}}}},
+                           {{"label", "RK4"}, {"plugin", "rk4"}}}},
+          {"claims", {{"checks", checks}}}};
+}
+
+std::string g12(double x) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.12g", x);
+  return b;
+}
+
+}  // namespace
+
+// Issue 26: a failed claim says why, in claims.csv (column "reason"), report.md (after the
+// verdict) and the manifest; a claim that holds has no reason.
+TEST_CASE("claims: a failed claim's reason is in claims.csv, report.md and the manifest", "[claims]") {
+  const test::TempDir dir("claims_reasons");
+  const json checks = {
+      {{"id", "holds"}, {"quantity", {{"summary", "initial_energy"}, {"task", "DLA"}}}, {"within", 1e-12}, {"of", 1.5}},
+      {{"id", "too big"}, {"quantity", {{"column", "energy_error"}, {"task", "RK4"}, {"stat", "max_abs"}}}, {"<", -1}},
+      {{"id", "off"}, {"quantity", {{"summary", "initial_energy"}, {"task", "DLA"}}}, {"within", 0.1}, {"of", 2}},
+      {{"id", "no such task"}, {"quantity", {{"manifest", "/tasks/7/steps"}}}, {">", 0}},
+      {{"id", "over zero"},
+       {"quantity", {{"ratio", {{{"summary", "initial_energy"}, {"task", "DLA"}}, {{"manifest", "/study/initial/t"}}}}}},
+       {"<", 1}}};
+  const auto r = test::run_quietly(parse_study(particle_with(checks), "r.json"), dir / "run");
+  CHECK(r.claims_failed == 4);
+  std::map<std::string, json> by_id;
+  for (const auto& c : r.manifest.at("claims").at("results")) by_id[c.at("id")] = c;
+  CHECK(by_id.at("holds").at("reason") == "");
+  const double max_abs = by_id.at("too big").at("value").get<double>();
+  CHECK(by_id.at("too big").at("reason") == g12(max_abs) + " not < -1");
+  CHECK(by_id.at("off").at("reason") == "1.5 not within 0.1 of 2 (|1.5 - 2| = 0.5)");
+  CHECK(by_id.at("no such task").at("reason") ==
+        "value nan: manifest.json has no /tasks/7/steps (the manifest is known only after the run; /tasks is an array "
+        "of 2 elements)");
+  CHECK(by_id.at("over zero").at("reason") == "inf not < 1 (its denominator manifest /study/initial/t is 0)");
+
+  const std::string csv = test::read_text(dir / "run" / "claims.csv");
+  CHECK(csv.rfind("id,source,text,quantity,comparison,verdict,reason,value\n", 0) == 0);
+  CHECK(csv.find(",FAIL,1.5 not within 0.1 of 2 (|1.5 - 2| = 0.5),1.5\n") != std::string::npos);
+  CHECK(csv.find(",FAIL,value nan: manifest.json has no /tasks/7/steps") != std::string::npos);
+  const std::string md = test::read_text(dir / "run" / "report.md");
+  CHECK(md.find("| **FAIL**: 1.5 not within 0.1 of 2 (\\|1.5 - 2\\| = 0.5) |") != std::string::npos);  // '|' escaped
+  CHECK(md.find("| **FAIL**: value nan: manifest.json has no /tasks/7/steps") != std::string::npos);
+  CHECK(md.find("| **pass** |") != std::string::npos);
+}
+
+// A summary whose name depends on the run passes the check before the run (it has the form of
+// one); when the run does not produce it, the claim fails saying so.
+TEST_CASE("claims: a summary the run did not produce fails with its reason", "[claims]") {
+  const test::TempDir dir("claims_run_dependent");
+  json j = json::parse(test::read_text(fs::path(DALEMBERT_SOURCE_DIR) / "studies/penny/fig4_plastic_ellipse.json"));
+  j["T"] = 1;  // the first impact is at t = 1.88
+  j.erase("figures");
+  j["claims"]["checks"] = {{{"id", "first impact"}, {"quantity", {{"summary", "impact_1_t"}, {"task", "RK4"}}}, {">", 0}}};
+  const auto r = test::run_quietly(parse_study(j, "p.json"), dir / "run");
+  REQUIRE(r.claims_failed == 1);
+  CHECK_THAT(r.manifest.at("claims").at("results")[0].at("reason").get<std::string>(),
+             Catch::StartsWith("value nan: task RK4 reported no summary impact_1_t (a summary whose name depends on the "
+                               "run, like impact_<k>_t, is reported only when the run produces it); it reported "
+                               "final_energy_error, impact_count, initial_energy, "));
 }

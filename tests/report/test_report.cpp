@@ -60,17 +60,48 @@ TEST_CASE("report.md links drawn figures and renders claim verdicts", "[report]"
       {"claims", {{"passed", 1}, {"failed", 1}, {"results", {
           {{"id", "order_mla"}, {"source", "spec 002 claim 17"}, {"text", "MLA is of order 2"}, {"quantity", "fitted order of MLA"},
            {"value", 2.0003}, {"comparison", "within 0.05 of 2"}, {"verdict", "pass"}},
-          {{"id", "x"}, {"source", "s"}, {"text", "t"}, {"quantity", "q"}, {"value", 1.0}, {"comparison", "< 0.5"}, {"verdict", "FAIL"}}}}}},
+          {{"id", "x"}, {"source", "s"}, {"text", "t"}, {"quantity", "q"}, {"value", 1.0}, {"comparison", "< 0.5"}, {"verdict", "FAIL"},
+           {"reason", "1 not < 0.5"}}}}}},
       {"dalembert", {{"version", "9.9"}, {"revision", "abc123"}}}};
   const std::string md = report_markdown(m);
   CHECK(contains(md, "![fig_a](figures/fig_a.png)"));
   CHECK(contains(md, "`fig_b`: not drawn"));
   CHECK(contains(md, "| order_mla | spec 002 claim 17 | MLA is of order 2 | fitted order of MLA | 2.0003 | within 0.05 of 2 | **pass** |"));
-  CHECK(contains(md, "**FAIL**"));
+  CHECK(contains(md, "| q | 1 | < 0.5 | **FAIL**: 1 not < 0.5 |"));
   CHECK(contains(md, "Verdict: **1 of 2 claims FAILED**"));
   CHECK(contains(md, "| MLA | 2 | 2.0003 | 2 2.001 | fitted | yes |"));
   CHECK(contains(md, "revision `abc123`"));
   CHECK(claims_verdict(json::object()) == "no checked claims");
+}
+
+// Issue 26: a sweep's report showed "—" for every order and parameter (it read the sweep file,
+// where neither is); it shows cell 0's study as it ran, each place an axis sets marked, and the
+// declared orders of the cells.
+TEST_CASE("report.md of a sweep shows the integrators' orders and parameters, the swept ones marked", "[report][sweep]") {
+  test::TempDir tmp("sweep_report");
+  const json sweep = {
+      {"name", "sweep_report"},
+      {"kind", "sweep"},
+      {"sweep", {{"of", "trajectory"},
+                 {"axes", {{{"name", "alpha"}, {"set", {"/integrators/0/params/alpha"}}, {"values", {0.5, 0.25}}}}}}},
+      {"system", {{"plugin", "nonholonomic_particle"}}},
+      {"initial", {{"q", {1, 1, -1}}, {"v", {1, -1, 1}}}},
+      {"h", 0.1},
+      {"T", 1},
+      {"integrators", {{{"label", "F"}, {"plugin", "nonholonomic_newmark"}, {"params", {{"beta", 0}, {"beta_prime", 0}, {"alpha", 0.5}}}},
+                       {{"label", "RK4"}, {"plugin", "rk4"}}}}};
+  const auto r = test::run_quietly(parse_study(sweep, "s.json"), tmp.path() / "run");
+  const std::string md = test::read_text(tmp.path() / "run" / "report.md");
+  INFO(md);
+  // F^{0,0,1/2} is of order 2, F^{0,0,1/4} of order 1 (nonholonomic_newmark's traits).
+  CHECK(contains(md, "| F | `nonholonomic_newmark` | 1 or 2 (by cell) | `{\"alpha\":\"swept (alpha)\",\"beta\":0,"));
+  CHECK(contains(md, "| RK4 | `rk4` | 4 | `{\"compiled\":true}` |"));  // every parameter, defaults included
+  CHECK(contains(md, "System `nonholonomic_particle` with parameters `{}`"));
+  CHECK(contains(md, "h = 0.1, T = 1"));
+  CHECK_FALSE(contains(md, "—"));
+  const auto& f = r.manifest.at("study").at("integrators").at(0);
+  CHECK(f.at("declared_orders") == json({1, 2}));
+  CHECK(f.at("params").at("alpha") == 0.5);  // the manifest keeps cell 0's value
 }
 
 TEST_CASE("dalembert run FOLDER writes an index linking every report, and a foreign index file is refused", "[report][cli]") {

@@ -22,6 +22,13 @@ class ImpactLog final : public Observer {
     diag_names_.clear();
     if (diag_) s.diagnostic_names(diag_names_);
     diag_values_.resize(diag_names_.size());
+    fields_ = {"t", "guard"};
+    for (const auto& n : layout_.q) fields_.push_back(n);
+    for (const auto& n : layout_.v) fields_.push_back("pre_" + n);
+    for (const auto& n : layout_.v) fields_.push_back("post_" + n);
+    fields_.insert(fields_.end(), {"energy_pre", "energy_post"});
+    if (guarded_) fields_.insert(fields_.end(), {"rate_pre", "rate_post"});
+    fields_.insert(fields_.end(), diag_names_.begin(), diag_names_.end());
   }
   void columns(std::vector<std::string>& c) const override {
     c = {"impacts", "last_impact_t", "last_impact_guard", "last_impact_energy_post"};
@@ -36,23 +43,19 @@ class ImpactLog final : public Observer {
     const double e_pre = system_->energy(pre), e_post = system_->energy(post);
     last_ = {pre.t, double(sigma), e_post};
     if (static_cast<long>(log_.size()) >= max_) return;
-    Entry e;
-    const std::string p = "impact_" + std::to_string(count_) + "_";
-    e.emplace_back(p + "t", pre.t);
-    e.emplace_back(p + "guard", sigma);
-    for (Eigen::Index i = 0; i < pre.q.size(); ++i) e.emplace_back(p + layout_.q[i], pre.q[i]);
-    for (Eigen::Index i = 0; i < pre.v.size(); ++i) e.emplace_back(p + "pre_" + layout_.v[i], pre.v[i]);
-    for (Eigen::Index i = 0; i < post.v.size(); ++i) e.emplace_back(p + "post_" + layout_.v[i], post.v[i]);
-    e.emplace_back(p + "energy_pre", e_pre);
-    e.emplace_back(p + "energy_post", e_post);
-    if (guarded_) {
-      e.emplace_back(p + "rate_pre", guarded_->guard_rate(sigma, pre));    // dh·q̇⁻
-      e.emplace_back(p + "rate_post", guarded_->guard_rate(sigma, post));  // dh·q̇⁺
-    }
-    if (diag_ && !diag_names_.empty()) {
+    std::vector<double> v = {pre.t, double(sigma)};  // in the order of fields_
+    v.insert(v.end(), pre.q.data(), pre.q.data() + pre.q.size());
+    v.insert(v.end(), pre.v.data(), pre.v.data() + pre.v.size());
+    v.insert(v.end(), post.v.data(), post.v.data() + post.v.size());
+    v.insert(v.end(), {e_pre, e_post});
+    if (guarded_) v.insert(v.end(), {guarded_->guard_rate(sigma, pre), guarded_->guard_rate(sigma, post)});  // dh·q̇∓
+    if (!diag_names_.empty()) {
       system_->diagnostics(pre, diag_values_.data());
-      for (std::size_t i = 0; i < diag_names_.size(); ++i) e.emplace_back(p + diag_names_[i], diag_values_[i]);
+      v.insert(v.end(), diag_values_.begin(), diag_values_.end());
     }
+    const std::string p = "impact_" + std::to_string(count_) + "_";
+    Entry e;
+    for (std::size_t i = 0; i < fields_.size(); ++i) e.emplace_back(p + fields_[i], v[i]);
     log_.push_back(std::move(e));
   }
   void observe(const State&, const StepValues&, double* out) override {
@@ -65,6 +68,10 @@ class ImpactLog final : public Observer {
     out.emplace_back("impact_count", double(count_));
     for (const auto& e : log_) out.insert(out.end(), e.begin(), e.end());
   }
+  void run_dependent_summaries(std::vector<std::string>& patterns) const override {
+    if (max_ > 0)
+      for (const auto& f : fields_) patterns.push_back("impact_<k>_" + f);
+  }
 
  private:
   using Entry = std::vector<std::pair<std::string, double>>;
@@ -75,6 +82,7 @@ class ImpactLog final : public Observer {
   Layout layout_;
   std::vector<std::string> diag_names_;
   std::vector<double> diag_values_;
+  std::vector<std::string> fields_;  // of each impact's entry: impact_<k>_<field>
   std::vector<Entry> log_;
   long count_ = 0;
   std::array<double, 3> last_{0.0, -1.0, 0.0};

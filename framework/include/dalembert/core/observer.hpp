@@ -1,6 +1,7 @@
 #pragma once
 // An observer (plugin): sees the start, every step and the end of a run; at each recorded step it
-// writes its named columns; at the end it reports scalar summaries (e.g. max |ΔE|).
+// writes its named columns; at the end it reports scalar summaries (e.g. max |ΔE|), whose names
+// are those of a run of no steps and, for some, patterns that depend on the run.
 // Per-step work is only what the observer reports per step (running maxima). Values several
 // observers need — the energy — are computed once per step by the Simulation and handed to every
 // observer that declares it needs them (StepValues); a value an observer computes in step() for a
@@ -41,6 +42,11 @@ class BOOST_SYMBOL_VISIBLE Observer {
   virtual void observe(const State&, const StepValues&, double* out) = 0;
   /// End of run: named scalar summaries.
   virtual void summary(std::vector<std::pair<std::string, double>>& out) const {}
+  /// The summaries whose names depend on the run, reported only when the run produces them
+  /// (impact_log: impact_<k>_t of the k-th impact), as patterns in which "<k>" stands for a
+  /// positive integer. Known after bind(). Every other name summary() reports must be one a run
+  /// of no steps reports: a study's claims are checked against both before it runs. Default: none.
+  virtual void run_dependent_summaries(std::vector<std::string>& patterns) const {}
 };
 
 }  // namespace dalembert

@@ -42,15 +42,18 @@ struct ClaimCheck {
   std::string where;        // "FILE: /claims/checks/3"
 };
 
-/// Parses and checks the "checks" of a study's claims block (kinds, labels, comparisons) before
-/// anything runs. `kind` is the study kind; `labels` its integrator labels.
+/// Parses and checks the "checks" of a study's claims block (kinds, keys, labels, comparisons)
+/// before anything runs. `kind` is the study kind; `labels` its integrator labels. What a check
+/// names (columns, summaries, step sizes, times, axis values) is checked against the study's plan
+/// (claim_targets.hpp), also before anything runs.
 BOOST_SYMBOL_VISIBLE std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const std::string& kind,
                                                           const std::vector<std::string>& labels);
 
 /// Evaluates the study's checks (and a convergence study's order audit) against the finished
 /// run in `folder` (its manifest and files), writes folder/claims.csv and returns the manifest's
 /// "claims" block: {"passed": n, "failed": n, "results": [{id, source, text, quantity, value,
-/// comparison, verdict}]}.
+/// comparison, verdict, reason}]}; a failed claim's reason says why, e.g. "3.1 not < 1e-12" or
+/// "value nan: energy_error of RK4 has no rows in [50, 100] (its rows run from t = 0 to 40)".
 BOOST_SYMBOL_VISIBLE nlohmann::json evaluate_claims(const std::vector<ClaimCheck>& checks, const nlohmann::json& manifest,
                                                     const std::filesystem::path& folder);
 

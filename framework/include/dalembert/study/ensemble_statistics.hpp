@@ -29,6 +29,11 @@ class BOOST_SYMBOL_VISIBLE EnsembleStatistics {
 
   /// Names of the statistics columns: t, then <c>_mean, <c>_var, <c>_min, <c>_max, <c>_q<p>...
   std::vector<std::string> statistics_columns() const;
+  /// The suffix of quantile q's columns: "_q" and 100 q to 6 significant digits ("_q50", "_q2.5").
+  static std::string quantile_suffix(double q);
+  /// The statistics over the members of every task summary, in the manifest's
+  /// "ensemble"[i]["summary"][NAME] and a sweep's <NAME>_<stat> columns: min, max, mean.
+  static const std::vector<std::string>& summary_statistics();
 
   /// The statistics of `members` members, one row per recorded time (rows that not every member
   /// reached are left out); at most about `budget_bytes` of member values are held at once.

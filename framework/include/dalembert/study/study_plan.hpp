@@ -2,11 +2,13 @@
 // The plan of a study: everything checked before any output exists — plugins and their
 // parameters, the system's layout against the initial state, the constraints, model
 // compatibility of every integrator, observer, sampler and impact map, the initial energy — and
-// the list of tasks the run will execute. A sweep plans every cell this way before it starts.
+// the list of tasks the run will execute, the columns and summaries they will write, and the
+// study's claims against them. A sweep plans every cell this way before it starts.
 #include <boost/config.hpp>
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/system.hpp>
 #include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/reported_names.hpp>
 #include <dalembert/study/study.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,6 +36,7 @@ struct StudyPlan {
   nlohmann::json study_run;             // the study as it will run, every default filled in
   std::vector<Task> tasks;
   std::vector<std::vector<std::string>> columns;  // per integrator: "t" and the observers' columns
+  std::vector<ReportedNames> summaries;           // per integrator: the task summaries (a run of no steps)
 };
 
 /// The largest |A(q)v| (System::constraint_residual) a given state may have and count as on the
