@@ -316,7 +316,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cmd == "--version") {
-      std::printf("dalembert %s (revision %s, plugin ABI %d)\n", version(), source_revision(), abi_version);
+      std::printf("dalembert %s (revision %s, plugin ABI %d, plugin source API %d)\n", version(), source_revision(),
+                  abi_version, api_version);
       return 0;
     }
     // `dalembert COMMAND --help`: the usage, exit 0, whatever else is on the line.

@@ -1,6 +1,7 @@
 // report.md, the folder run index, describe, COMMAND --help and unique CSV columns (issue 15).
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study_plan.hpp>
@@ -101,6 +102,8 @@ TEST_CASE("describe shows a system's layout, sizes and models, and suggests the 
   CHECK(contains(r.out, "n = 3, r = 1"));
   CHECK(contains(r.out, "models: ConstrainedLagrangian"));
   CHECK(contains(r.out, "exact solution: yes"));
+  CHECK(contains(r.out, "framework: plugin ABI " + std::to_string(abi_version) + ", plugin source API " +
+                            std::to_string(api_version) + " (README: Migration notes)"));
   const auto integ = test::run_dalembert({"describe", "rk4"}, {tmp.path()});
   CHECK(contains(integ.out, "order 4, explicit"));
   const auto typo = test::run_dalembert({"describe", "nonholonomic_partcle"}, {tmp.path()});
