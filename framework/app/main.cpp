@@ -1,6 +1,7 @@
 // The `dalembert` command-line program: run studies, list and describe plugins.
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <optional>
 #include <chrono>
 #include <cstdio>
@@ -331,6 +332,9 @@ int cmd_check(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write past a file-size limit (ulimit -f) fails with EFBIG, which the file writers report as
+  // the run's one error line, instead of killing the process with SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given");
   const std::string cmd = args[0];
