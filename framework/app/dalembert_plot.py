@@ -46,7 +46,9 @@ when a timeseries is recorded too sparsely for its oscillation (see aliasing_war
 
 The script writes figures/index.json, one entry per figure drawn: name, type, panel count and
 files (the runner moves it into manifest.json); a figure that fails prints "figure NAME: cause" on
-stderr and the others are still drawn (exit 1).
+stderr and the others are still drawn (exit 1). Every file is written as NAME.partial and renamed,
+and the index is rewritten after each figure: a plotter stopped part-way (the runner's timeout)
+leaves whole figures, indexed, and .partial files that the runner removes.
 """
 import csv
 import json
@@ -971,10 +973,20 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
     f.tight_layout()
     files = []
     for ext in ("png", "svg"):
-        f.savefig(os.path.join(outdir, f"{fig['name']}.{ext}"), dpi=150)
+        path = os.path.join(outdir, f"{fig['name']}.{ext}")
+        f.savefig(path + ".partial", format=ext, dpi=150)
+        os.replace(path + ".partial", path)
         files.append(f"figures/{fig['name']}.{ext}")
     plt.close(f)
     return {"name": fig["name"], "type": kind, "panels": count, "files": files}
+
+
+def write_index(outdir, index):
+    """figures/index.json, whole at every moment (written as .partial, then renamed)."""
+    path = os.path.join(outdir, "index.json")
+    with open(path + ".partial", "w") as f:
+        json.dump({"figures": index}, f, indent=1)
+    os.replace(path + ".partial", path)
 
 
 def main():
@@ -1006,8 +1018,8 @@ def main():
             failed += 1
         for w in warnings:
             print(w, file=sys.stderr)
-    with open(os.path.join(outdir, "index.json"), "w") as f:
-        json.dump({"figures": index}, f, indent=1)
+        write_index(outdir, index)
+    write_index(outdir, index)
     if failed:
         sys.exit(1)
 
