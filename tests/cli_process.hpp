@@ -3,6 +3,7 @@
 // passed exactly as given, quotes and all), in a chosen working directory, with optional limits
 // (a file-size limit simulates a full disk), and returns its exit status and output (read from
 // pipes, which the limit does not cut).
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
@@ -16,6 +17,8 @@
 
 #include "temp_dir.hpp"
 
+extern char** environ;
+
 namespace dalembert::test {
 
 struct CliRun {
@@ -26,7 +29,9 @@ struct CliRun {
 
 struct CliOptions {
   std::filesystem::path cwd;
-  long max_file_bytes = -1;  // RLIMIT_FSIZE; writes past it fail with EFBIG (SIGXFSZ ignored)
+  long max_file_bytes = -1;  // RLIMIT_FSIZE (as `ulimit -f`; SIGXFSZ as the shell leaves it)
+  unsigned timeout_s = 0;    // > 0: SIGALRM ends the CLI after that long (a hang fails the test)
+  std::vector<std::string> env;  // "NAME=value" added to the environment
 };
 
 // Reads the child's stdout and stderr pipes to their ends (both at once: neither can fill up and
@@ -58,6 +63,15 @@ inline CliRun run_dalembert(const std::vector<std::string>& args, const CliOptio
   cargv.push_back(nullptr);
   int out[2], err[2];
   if (::pipe(out) != 0 || ::pipe(err) != 0) return {};
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
+  std::vector<std::string> env_strings;  // the inherited environment, opt.env in place of what it names
+  for (char** e = environ; *e; ++e)
+    if (std::none_of(opt.env.begin(), opt.env.end(), [&](const std::string& o) { return name_of(o) == name_of(*e); }))
+      env_strings.emplace_back(*e);
+  env_strings.insert(env_strings.end(), opt.env.begin(), opt.env.end());
+  std::vector<char*> cenv;
+  for (auto& e : env_strings) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::chdir(opt.cwd.c_str()) != 0) ::_exit(126);
@@ -65,11 +79,11 @@ inline CliRun run_dalembert(const std::vector<std::string>& args, const CliOptio
     ::dup2(err[1], STDERR_FILENO);
     for (int fd : {out[0], out[1], err[0], err[1]}) ::close(fd);
     if (opt.max_file_bytes >= 0) {
-      std::signal(SIGXFSZ, SIG_IGN);  // inherited by exec: a write past the limit fails with EFBIG
       const rlimit lim{static_cast<rlim_t>(opt.max_file_bytes), static_cast<rlim_t>(opt.max_file_bytes)};
       ::setrlimit(RLIMIT_FSIZE, &lim);
     }
-    ::execv(cargv[0], cargv.data());
+    if (opt.timeout_s > 0) ::alarm(opt.timeout_s);  // kept across exec
+    ::execve(cargv[0], cargv.data(), cenv.data());
     ::_exit(127);
   }
   ::close(out[1]);

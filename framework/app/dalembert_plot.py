@@ -46,7 +46,9 @@ when a timeseries is recorded too sparsely for its oscillation (see aliasing_war
 
 The script writes figures/index.json, one entry per figure drawn: name, type, panel count and
 files (the runner moves it into manifest.json); a figure that fails prints "figure NAME: cause" on
-stderr and the others are still drawn (exit 1).
+stderr and the others are still drawn (exit 1). Every file is written as NAME.partial and renamed,
+and the index is rewritten after each figure: a plotter stopped part-way (the runner's timeout)
+leaves whole figures, indexed, and .partial files that the runner removes.
 """
 import csv
 import json
@@ -971,8 +973,7 @@ def draw_figure(fig, folder, manifest, outdir, methods, warnings):
     f.tight_layout()
     files = []
     for ext in ("png", "svg"):
-        with outdir.open(f"{fig['name']}.{ext}", "wb") as out:
-            f.savefig(out, format=ext, dpi=150)
+        outdir.write_whole(f"{fig['name']}.{ext}", lambda out: f.savefig(out, format=ext, dpi=150), "wb")
         files.append(f"figures/{fig['name']}.{ext}")
     plt.close(f)
     return {"name": fig["name"], "type": kind, "panels": count, "files": files}
@@ -1007,6 +1008,21 @@ class FiguresFolder:
                 raise
         return open(name, mode, newline=newline, opener=opener)
 
+    def write_whole(self, name, write, mode="w", newline=None):
+        """figures/NAME written as NAME.partial by write(file), then renamed: whole at every moment
+        (a plotter killed at its time limit leaves only whole files)."""
+        with self.open(name + ".partial", mode, newline=newline) as out:
+            write(out)
+        os.replace(name + ".partial", name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+
+
+def write_index(outdir, index):
+    """figures/index.json, whole at every moment; rewritten after each figure."""
+    try:
+        outdir.write_whole("index.json", lambda f: json.dump({"figures": index}, f, indent=1))
+    except OSError as e:
+        raise SystemExit(f"cannot write the figure index: {e.strerror}")
+
 
 def main():
     if len(sys.argv) != 2:
@@ -1036,11 +1052,8 @@ def main():
             failed += 1
         for w in warnings:
             print(w, file=sys.stderr)
-    try:
-        with outdir.open("index.json") as f:
-            json.dump({"figures": index}, f, indent=1)
-    except OSError as e:
-        raise SystemExit(f"cannot write the figure index: {e.strerror}")
+        write_index(outdir, index)
+    write_index(outdir, index)
     if failed:
         sys.exit(1)
 

@@ -2,6 +2,7 @@
 #include "describe.hpp"
 
 #include <cstdio>
+#include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/describe.hpp>
 #include <limits>
 #include <vector>
@@ -95,8 +96,10 @@ int describe(const std::string& name) {
                 d["summary"].get<std::string>().c_str());
     if (!d["seed"].get<std::string>().empty()) std::printf("  seed: %s\n", d["seed"].get<std::string>().c_str());
     std::printf("  file: %s\n  sha256: %s\n", d["file"].get<std::string>().c_str(), d["sha256"].get<std::string>().c_str());
-    std::printf("  framework: %s\n  framework sha256: %s\n", d["framework"]["library"].get<std::string>().c_str(),
+    // A plugin loads only when built for this ABI (the registry refuses others).
+    std::printf("  framework library: %s\n  framework sha256: %s\n", d["framework"]["library"].get<std::string>().c_str(),
                 d["framework"]["sha256"].get<std::string>().c_str());
+    std::printf("  framework: plugin ABI %d, plugin source API %d (README: Migration notes)\n", abi_version, api_version);
     print_parameters(d["parameters"]);
     if (d["kind"] == "system") print_system(d);
     if (d["kind"] == "integrator") print_integrator(d);

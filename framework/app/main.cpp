@@ -1,6 +1,7 @@
 // The `dalembert` command-line program: run studies, list and describe plugins.
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <optional>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include "run_index.hpp"
 #include <iostream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,30 @@ int fail(const std::string& msg) {
   if (rank != 0) std::fprintf(stderr, "rank %d: ", rank);
   std::fprintf(stderr, "error: %s\n", one_line(msg).c_str());  // one line, whatever a library put in it
   return 1;
+}
+
+// `dalembert COMMAND --help`: the command's entry of kUsage (its synopsis and the lines indented
+// under it) as its own usage; empty for a name that is not a command.
+std::string command_usage(const std::string& cmd) {
+  constexpr std::size_t kColumn = 24;  // where kUsage's descriptions start
+  const std::string indent(kColumn, ' ');
+  std::istringstream in(kUsage);
+  std::string line, synopsis, text;
+  while (std::getline(in, line)) {
+    if (!synopsis.empty() && line.rfind(indent, 0) == 0) {
+      text += "  " + line.substr(kColumn) + "\n";  // the description goes on
+    } else if (!synopsis.empty()) {
+      break;
+    } else if (line.rfind("  " + cmd + " ", 0) == 0 || line == "  " + cmd) {
+      // A short synopsis has its description on the same line: "  plot DIR      (re)draw ...".
+      const bool same_line = line.size() > kColumn && line.compare(kColumn - 2, 2, "  ") == 0;
+      synopsis = line.substr(2, same_line ? kColumn - 2 : std::string::npos);
+      synopsis.erase(synopsis.find_last_not_of(' ') + 1);
+      if (same_line) text = "  " + line.substr(kColumn) + "\n";
+    }
+  }
+  if (synopsis.empty()) return {};
+  return "usage: dalembert " + synopsis + "\n\n" + text + "\n'dalembert --help' lists every command.\n";
 }
 
 int usage_error(const std::string& msg) {
@@ -321,6 +347,9 @@ int cmd_check(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write past a file-size limit (ulimit -f) fails with EFBIG, which the file writers report as
+  // the run's one error line, instead of killing the process with SIGXFSZ.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given");
   const std::string cmd = args[0];
@@ -331,12 +360,15 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cmd == "--version") {
-      std::printf("dalembert %s (revision %s, plugin ABI %d)\n", version(), source_revision(), abi_version);
+      std::printf("dalembert %s (revision %s, plugin ABI %d, plugin source API %d)\n", version(), source_revision(),
+                  abi_version, api_version);
       return 0;
     }
-    // `dalembert COMMAND --help`: the usage, exit 0, whatever else is on the line.
-    if (std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
-      std::printf("%s", kUsage);
+    // `dalembert COMMAND --help`: the command's usage, exit 0, whatever else is on the line.
+    if (const std::string usage = command_usage(cmd);
+        !usage.empty() &&
+        std::find_if(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; }) != args.end()) {
+      std::printf("%s", usage.c_str());
       return 0;
     }
     if (cmd == "run") return cmd_run(args);

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/warn_once.hpp>
 #include <dalembert/study/execution.hpp>
 #include <dalembert/study/progress_meter.hpp>
 #include <deque>
@@ -130,6 +131,7 @@ class MpiCluster final : public Cluster {
     if (provided < MPI_THREAD_FUNNELED) throw Error("the MPI library does not support MPI_THREAD_FUNNELED");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    if (rank_ != 0) mute_warnings();  // rank 0 warns for the job (every rank runs the same study)
   }
   ~MpiCluster() override {
     int finalized = 0;

@@ -2,8 +2,12 @@
 // vector, its failures named figure by figure, the figures indexed in the manifest.
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/process.hpp>
 #include <dalembert/study/runner.hpp>
@@ -49,18 +53,70 @@ std::string last_lines(const std::string& text, int n) {
   return out;
 }
 
+// Seconds the plotter may take: $DALEMBERT_FIGURE_TIMEOUT, default 600 (a figure of a long run
+// takes seconds; a plotter stuck on a pathological figure must not hold the run for ever).
+double figure_timeout() {
+  const char* env = std::getenv("DALEMBERT_FIGURE_TIMEOUT");
+  if (!env || !*env) return 600.0;
+  char* end = nullptr;
+  const double s = std::strtod(env, &end);
+  if (*end || !(s > 0) || !std::isfinite(s))
+    throw Error(std::string("DALEMBERT_FIGURE_TIMEOUT = '") + env + "': expected a number of seconds > 0");
+  return s;
+}
+
+// A folder of its own for matplotlib's cache and configuration (MPLCONFIGDIR), removed when the
+// plotter is done: a run writes nothing into $HOME, and leaves nothing in the run folder. A
+// MPLCONFIGDIR the user set is theirs, and kept.
+class MatplotlibFolder {
+ public:
+  MatplotlibFolder() {
+    if (const char* env = std::getenv("MPLCONFIGDIR"); env && *env) return;
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    std::string pattern = (tmp / "dalembert-matplotlib-XXXXXX").string();
+    if (ec || !::mkdtemp(pattern.data()))
+      throw Error("cannot create a folder for matplotlib in the temporary folder " + tmp.string() + " ($TMPDIR): " +
+                  (ec ? ec.message() : std::strerror(errno)));
+    folder_ = pattern;
+  }
+  ~MatplotlibFolder() {
+    std::error_code ec;
+    if (!folder_.empty()) fs::remove_all(folder_, ec);
+  }
+  MatplotlibFolder(const MatplotlibFolder&) = delete;
+  MatplotlibFolder& operator=(const MatplotlibFolder&) = delete;
+  /// What the plotter's environment gets.
+  std::vector<std::string> environment() const {
+    return folder_.empty() ? std::vector<std::string>{} : std::vector<std::string>{"MPLCONFIGDIR=" + folder_.string()};
+  }
+
+ private:
+  fs::path folder_;
+};
+
+// The files a killed plotter was writing (it writes each figure as NAME.EXT.partial, then renames it).
+void remove_partial_figures(const fs::path& figures) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(figures, ec))
+    if (e.path().extension() == ".partial" && e.is_regular_file(ec)) fs::remove(e.path(), ec);
+}
+
 }  // namespace
 
 std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
   const fs::path script = plot_script();
   if (!fs::exists(script)) throw Error("plotting script not found: " + script.string());
   // An argument vector, never a shell: a quote in a study name or a folder stays a quote.
+  const double timeout = figure_timeout();
+  const MatplotlibFolder matplotlib;
   ProcessResult r;
   try {
-    r = run_process({python_interpreter(), script.string(), folder.string()});
+    r = run_process({python_interpreter(), script.string(), folder.string()}, {timeout, matplotlib.environment()});
   } catch (const Error& e) {
     throw Error(std::string(e.what()) + " (figures need python3 with matplotlib: apt-get install python3-matplotlib)");
   }
+  if (r.timed_out) remove_partial_figures(folder / "figures");
   // The script's stderr: "warning: figure NAME: ..." lines (e.g. a record_every that aliases an
   // oscillation) are passed on; "figure NAME: cause" lines name the figures that failed.
   std::vector<std::string> failures;
@@ -75,18 +131,19 @@ std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
   // figures/index.json: one entry per figure drawn (name, type, panel count, files); read into the
   // manifest and removed, so that figures/ holds the figures only.
   const fs::path index_file = folder / "figures" / "index.json";
-  if (index) *index = json::array();
+  json drawn = json::array();
   std::error_code ec;
   if (fs::exists(index_file, ec)) {
     try {
       std::ifstream in(index_file);
       const json j = json::parse(in);
-      if (index && j.contains("figures")) *index = j["figures"];
+      if (j.contains("figures")) drawn = j["figures"];
     } catch (const std::exception&) {
       // a torn index only loses the panel counts; the figures are listed below
     }
     fs::remove(index_file, ec);
   }
+  if (index) *index = drawn;
   if (!r.ok()) {
     std::string cause;
     for (std::size_t i = 0; i < failures.size() && i < 3; ++i) cause += (cause.empty() ? "" : "; ") + failures[i];
@@ -94,6 +151,10 @@ std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
     if (cause.empty()) cause = last_lines(r.stderr_text, 3);
     if (r.stderr_text.find("No module named 'matplotlib'") != std::string::npos)
       cause = "python3 has no matplotlib (apt-get install python3-matplotlib)";
+    if (r.timed_out)
+      throw Error("drawing the figures took longer than " + number_text(timeout, "%g") +
+                  " s (DALEMBERT_FIGURE_TIMEOUT) and the plotter was stopped, after " + std::to_string(drawn.size()) +
+                  " figure(s) (the data are complete)" + (cause.empty() ? "" : ": " + cause));
     if (!failures.empty())
       throw Error(std::to_string(failures.size()) + " figure" + (failures.size() > 1 ? "s" : "") +
                   " could not be drawn (the data are complete): " + cause);

@@ -5,11 +5,15 @@
 // deep document must be refused *while* it is parsed, before any deep value exists: a SAX handler
 // stops at the first container deeper than the limit. The handler builds the value through
 // nlohmann's own DOM builder, so the result is exactly what json::parse would give.
+#include <cerrno>
+#include <cstring>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/json_input.hpp>
-#include <fstream>
+#include <fcntl.h>
 #include <iterator>
 #include <set>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace dalembert {
 
@@ -45,6 +49,22 @@ class TrackedIterator {
   const char* p_;
   const char** read_;
 };
+
+// Closes a file descriptor when it goes out of scope.
+struct Descriptor {
+  int fd;
+  ~Descriptor() { ::close(fd); }
+};
+
+// What a file that is not a regular one is, for the refusal.
+std::string file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
 
 std::string line_column(const std::string& text, std::size_t offset) {
   std::size_t line = 1, col = 1;
@@ -175,6 +195,10 @@ json parse_json_text(const std::string& text, const std::string& source) {
   if (text.size() > kJsonMaxBytes)
     throw InputError(source, "the file is " + std::to_string(text.size()) + " bytes, more than the limit of " +
                                  std::to_string(kJsonMaxBytes) + " bytes for a study");
+  // nlohmann's lexer reads a NUL byte as the end of the input: the bytes after it would be ignored.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(source + ": " + line_column(text, nul),
+                     "byte " + std::to_string(nul) + " is a NUL byte (0x00), which JSON text never holds");
   json result;
   StrictSax sax(result, text, source);
   const TrackedIterator first(text.data(), sax.read_position()), last(text.data() + text.size(), sax.read_position());
@@ -186,14 +210,26 @@ json parse_json_text(const std::string& text, const std::string& source) {
 }
 
 json parse_json_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file, "cannot open the file for reading");
-  // Read at most one byte past the limit, so a huge (or endless, e.g. /dev/zero) file is refused
-  // without reading it all.
+  // Opened without blocking and checked on the open descriptor (no race with a rename): a FIFO,
+  // a device or a socket named as a study would block the run for ever, or never end.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(file, std::string("cannot open the file for reading: ") + std::strerror(errno));
+  const Descriptor guard{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(file, std::string("cannot read the file: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw InputError(file, "not a regular file but " + file_kind(st.st_mode) + "; a study is read from a regular file");
+  // Read at most one byte past the limit, so a huge file is refused without reading it all.
   std::string text(kJsonMaxBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(file, "cannot read the file");
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::size_t size = 0;
+  while (size < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(file, std::string("cannot read the file: ") + std::strerror(errno));
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
+  }
+  text.resize(size);
   return parse_json_text(text, file);
 }
 

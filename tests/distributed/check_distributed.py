@@ -7,6 +7,7 @@ or interruptions produced it (the manifest's timings and execution record aside)
   check_distributed.py refused CLI STUDY                       --resume against a changed study is refused
   check_distributed.py failing CLI STUDY [--mpirun MPIRUN]     failed tasks named; the run .failed; the rest kept
   check_distributed.py rebuilt CLI STUDY BUILD1 BUILD2         a plugin rebuilt between kill and --resume: refused
+  check_distributed.py warnings CLI STUDY [--mpirun MPIRUN]    each distinct warning printed once (1 process, -n 2)
 """
 import hashlib, json, os, re, shutil, signal, subprocess, sys, tempfile, time
 
@@ -261,9 +262,26 @@ def failing(cli, study, mpirun):
         print(f"ok: {errors[0][:160]}...; kept {kept} chunks, resumed into {failed} ({ck} chunks)")
 
 
+def warnings(cli, study, mpirun):
+    """STUDY warns about one parameter in several sweep cells (issue 26): each distinct warning is
+    printed once per run, by one process, and under mpirun by rank 0 alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for ranks in ((0, 2) if mpirun else (0,)):
+            out = os.path.join(tmp, f"run{ranks}")
+            r = run(command(cli, study, out, 2, ranks, mpirun))
+            lines = [l for l in r.stderr.splitlines() if "warning:" in l]
+            if not any("beta + beta_prime" in l for l in lines):
+                sys.exit(f"FAIL: {study} no longer warns about beta + beta_prime = 1/2:\n{r.stderr}")
+            repeated = {l: lines.count(l) for l in lines if lines.count(l) > 1}
+            if repeated:
+                sys.exit(f"FAIL ({ranks or 1} process(es)): warnings repeated: {repeated}")
+            print(f"ok: {ranks or 1} process(es): {len(lines)} distinct warning(s), each once: {lines}")
+
+
 if __name__ == "__main__":
     mode, cli, study = sys.argv[1:4]
     mpirun = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--mpirun" else None
     {"identical": lambda: identical(cli, study, mpirun), "resume": lambda: resume(cli, study, mpirun),
      "refused": lambda: refused(cli, study), "failing": lambda: failing(cli, study, mpirun),
-     "rebuilt": lambda: rebuilt(cli, study, *sys.argv[4:6])}[mode]()
+     "rebuilt": lambda: rebuilt(cli, study, *sys.argv[4:6]),
+     "warnings": lambda: warnings(cli, study, mpirun)}[mode]()

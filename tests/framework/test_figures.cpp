@@ -3,10 +3,12 @@
 // "error: FILE: /figures/I/KEY = VALUE: ..."), and a run that draws its figures records each
 // figure's panel count in the manifest; a figure that fails after the run is named with its cause.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "cli_support.hpp"  // tests/
+#include "cli_process.hpp"  // tests/
+#include "cli_support.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -140,6 +142,7 @@ TEST_CASE("figures drawn are indexed with their panel counts, and a failing one 
     CHECK(m["study"]["integrators"][0]["display"] == "F^{0,0,1/2}");
     for (const char* f : {"energy.png", "energy.svg", "one.png", "one.svg"}) CHECK(fs::file_size(c.out / "figures" / f) > 0);
     CHECK_FALSE(fs::exists(c.out / "figures" / "index.json"));
+    CHECK(std::distance(fs::directory_iterator(c.out / "figures"), fs::directory_iterator()) == 4);  // no .partial
   }
   SECTION("a summary the tasks do not have (known only after the run)") {
     j["figures"].push_back({{"name", "orders"}, {"type", "summary"}, {"y", "no_such_summary"}});
@@ -153,5 +156,93 @@ TEST_CASE("figures drawn are indexed with their panel counts, and a failing one 
     const json m = read_manifest(c.out);
     CHECK(m["figures"].size() == 2);  // the two that were drawn
     CHECK(fs::exists(c.out / "figures" / "energy.png"));
+  }
+}
+
+namespace {
+
+// Whether process `pid` runs (a zombie, killed and not yet reaped by init, does not).
+bool running(long pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');  // "pid (comm) S ...": the state follows the command name
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z';
+}
+
+}  // namespace
+
+// Issue 26: the plotter had no time limit. A fake plotter ($DALEMBERT_PLOT_SCRIPT) that starts a
+// child and sleeps stands for one stuck on a figure; the CLI runs under a 60 s alarm, so that a
+// missing timeout fails the test instead of holding it for the plotter's 300 s.
+TEST_CASE("a plotter past DALEMBERT_FIGURE_TIMEOUT is stopped with what it started, the figure fails, the data stay",
+          "[cli][figures]") {
+  dalembert::test::TempDir dir("figure_timeout");
+  write_text(dir / "slow_plot.py",
+             "import os, subprocess, sys, time\n"
+             "child = subprocess.Popen(['sleep', '300'])\n"
+             "with open(os.environ['SLOW_PLOT_RECORD'], 'w') as f:\n"
+             "    f.write(f\"{os.getpid()} {child.pid} {os.environ.get('MPLCONFIGDIR', '')}\\n\")\n"
+             "time.sleep(300)\n");
+  json j = particle_study();
+  j["figures"] = {{{"name", "energy"}, {"type", "timeseries"}, {"y", "energy_error"}}};
+  write_text(dir / "study.json", j.dump(2));
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = dalembert::test::run_dalembert(
+      {"run", "study.json", "--out", "res", "--quiet"},
+      {dir.path(), -1, 60,
+       {"DALEMBERT_PLOT_SCRIPT=" + (dir / "slow_plot.py").string(), "DALEMBERT_FIGURE_TIMEOUT=2",
+        "SLOW_PLOT_RECORD=" + (dir / "plotter.txt").string(), "MPLCONFIGDIR="}});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(r.err);
+  REQUIRE(r.signal == 0);
+  CHECK(r.status == 0);  // the data are complete: a figure that fails is a warning
+  CHECK(seconds < 30);   // 2 s of plotting, and the run
+  CHECK(r.err.find("warning: drawing the figures took longer than 2 s (DALEMBERT_FIGURE_TIMEOUT) and the plotter "
+                   "was stopped, after 0 figure(s) (the data are complete)") != std::string::npos);
+  const json m = read_manifest(dir / "res");
+  CHECK(m["figures_status"].get<std::string>().rfind("failed: drawing the figures took longer than 2 s", 0) == 0);
+  CHECK(m["figures"].empty());
+  CHECK(fs::file_size(dir / "res" / "trajectory_DLA.csv") > 0);
+  // The plotter and the child it started are gone, and so is its matplotlib folder.
+  std::ifstream record(dir / "plotter.txt");
+  long plotter = 0, child = 0;
+  std::string mplconfigdir;
+  REQUIRE(record >> plotter >> child >> mplconfigdir);
+  CHECK_FALSE(running(plotter));
+  CHECK_FALSE(running(child));
+  CHECK(mplconfigdir.find("dalembert-matplotlib-") != std::string::npos);
+  CHECK_FALSE(fs::exists(mplconfigdir));
+}
+
+// Issue 26: matplotlib wrote its font cache into $HOME (~/.cache/matplotlib). It now gets a folder
+// of its own (MPLCONFIGDIR) in the temporary folder, removed afterwards: $HOME, TMPDIR and the run
+// folder hold nothing of it.
+TEST_CASE("drawing figures writes nothing into $HOME and leaves no matplotlib folder behind", "[cli][figures]") {
+  dalembert::test::TempDir dir("matplotlib_home");
+  fs::create_directories(dir / "home");
+  fs::create_directories(dir / "tmp");
+  json j = particle_study();
+  j["figures"] = {{{"name", "energy"}, {"type", "timeseries"}, {"y", "energy_error"}}};
+  write_text(dir / "study.json", j.dump(2));
+  const auto r = dalembert::test::run_dalembert(
+      {"run", "study.json", "--out", "res", "--quiet"},
+      {dir.path(), -1, 120,
+       {"HOME=" + (dir / "home").string(), "TMPDIR=" + (dir / "tmp").string(), "MPLCONFIGDIR=", "XDG_CACHE_HOME=",
+        "XDG_CONFIG_HOME="}});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(read_manifest(dir / "res")["figures_status"] == "ok");
+  CHECK(fs::file_size(dir / "res" / "figures" / "energy.png") > 0);
+  for (const char* folder : {"home", "tmp"}) {
+    INFO(folder);
+    std::vector<std::string> left;
+    for (const auto& e : fs::recursive_directory_iterator(dir / folder)) left.push_back(e.path().string());
+    CHECK(left.empty());
+  }
+  for (const auto& e : fs::recursive_directory_iterator(dir / "res")) {
+    INFO(e.path());
+    CHECK(e.path().filename().string().find("matplotlib") == std::string::npos);
+    CHECK(e.path().extension() != ".partial");
   }
 }

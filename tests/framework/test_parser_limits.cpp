@@ -90,6 +90,18 @@ TEST_CASE("parser: size limit, malformed text, control characters in keys", "[pa
   CHECK(e.find('\n') == std::string::npos);
 }
 
+TEST_CASE("parser: a NUL byte is an error naming its offset, wherever it is (issue 26)", "[parser]") {
+  // nlohmann's lexer reads NUL as the end of the input: "{...}\0{...}" parsed as its first value.
+  const std::string study = particle_study().dump();
+  const std::string after = text_error(study + std::string("\0{\"T\": 1e9}", 11));
+  CHECK_THAT(after, Contains("f.json: line 1, column " + std::to_string(study.size() + 1) + ": byte " +
+                             std::to_string(study.size()) + " is a NUL byte (0x00), which JSON text never holds"));
+  CHECK_THAT(text_error("{\"a\": 1}\n" + std::string(3, '\0')), Contains("line 2, column 1: byte 9 is a NUL byte"));
+  CHECK_THAT(text_error(std::string("{\"a\": \"x\0y\"}", 12)), Contains("byte 8 is a NUL byte"));
+  CHECK(text_error("{\"a\": 1}\n \t\r\n").empty());  // whitespace may follow the value
+  CHECK_THAT(text_error("{\"a\": 1} x"), Contains("line 1, column 10: malformed JSON"));  // and nothing else
+}
+
 TEST_CASE("limits: each refused with its estimate, its limit and the override, which is honoured", "[parser]") {
   SECTION("steps per task") {
     json j = particle_study();

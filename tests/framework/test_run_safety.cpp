@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include "cli_process.hpp"  // tests/
 #include "temp_dir.hpp"
@@ -233,6 +234,63 @@ TEST_CASE("a full disk fails the run: no committed folder, no truncated file und
   check_one_line_error(r, {"error while writing", "trajectory_rk4.csv"});
   CHECK_FALSE(fs::exists(s.dir / "res"));
   REQUIRE(fs::exists(s.dir / "res.failed" / "error.txt"));
+}
+
+// Issue 26: a file-size limit (ulimit -f) reached by any of a run's writers fails the run with one
+// line, as a full disk does, instead of killing the CLI with SIGXFSZ (the default action, which
+// run_dalembert leaves as the shell would). Each limit stops a different writer first.
+TEST_CASE("under ulimit -f every writer fails the run with one line, never SIGXFSZ", "[safety]") {
+  Sandbox s;
+  json j = particle_study("limited");
+  j["T"] = 20;
+  j["h"] = 0.01;  // 2000 rows of the trajectory: about 90 kB
+  s.study(j);
+  for (const auto& [limit, file] : std::vector<std::pair<long, std::string>>{
+           {100, "checkpoint/study.json"},  // the checkpoint's copy of the study (write_json_file)
+           {16 * 1024, "trajectory_rk4.csv"}}) {
+    INFO("limit " << limit << " bytes");
+    fs::remove_all(s.dir / "res.failed");
+    const auto r = run_dalembert({"run", "study.json", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), limit});
+    CHECK(r.signal == 0);
+    check_one_line_error(r, {"error while writing", file, "File too large"});
+    CHECK_FALSE(fs::exists(s.dir / "res"));
+    CHECK(fs::exists(s.dir / "res.failed" / "error.txt"));
+  }
+}
+
+// Issue 26: a FIFO opened for reading blocks until a writer comes; a study must be a regular file.
+// The CLI runs under a 20 s alarm, so that a hang fails the test instead of blocking it.
+TEST_CASE("a FIFO as the study, or as a *.json of a folder run, is refused at once", "[safety]") {
+  Sandbox s;
+  SECTION("the study file") {
+    REQUIRE(::mkfifo((s.dir / "pipe.json").c_str(), 0644) == 0);
+    const auto r = run_dalembert({"run", "pipe.json", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), -1, 20});
+    check_one_line_error(r, {"pipe.json: not a regular file but a FIFO (named pipe); a study is read from a regular file"});
+  }
+  SECTION("one *.json of a folder run") {
+    fs::create_directories(s.dir / "studies");
+    s.study(particle_study("a"), "studies/a.json");
+    REQUIRE(::mkfifo((s.dir / "studies" / "b.json").c_str(), 0644) == 0);
+    const auto r = run_dalembert({"run", "studies", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), -1, 20});
+    check_one_line_error(r, {"studies/b.json: not a regular file but a FIFO"});
+  }
+  SECTION("a character device") {
+    const auto r = run_dalembert({"run", "/dev/zero", "--out", "res", "--quiet", "--no-plots"}, {s.dir.path(), -1, 20});
+    check_one_line_error(r, {"/dev/zero: not a regular file but a character device"});
+  }
+  CHECK_FALSE(fs::exists(s.dir / "res"));
+}
+
+// Issue 26: nlohmann's lexer took a NUL byte for the end of the input, so a study followed by a NUL
+// and more text ran as if the rest were not there.
+TEST_CASE("bytes after a NUL that follows the study's JSON are an error naming the offset", "[safety]") {
+  Sandbox s;
+  const std::string study = particle_study("p").dump();
+  write_text(s.dir / "study.json", study + std::string("\0{\"T\": 1000}", 12));
+  const auto r = s.run({"study.json", "--out", "res", "--quiet", "--no-plots"});
+  check_one_line_error(r, {"study.json: line 1, column " + std::to_string(study.size() + 1),
+                           "byte " + std::to_string(study.size()) + " is a NUL byte"});
+  CHECK_FALSE(fs::exists(s.dir / "res"));
 }
 
 TEST_CASE("a sweep whose every cell fails exits non-zero", "[safety]") {

@@ -1,6 +1,8 @@
 // report.md, the folder run index, describe, COMMAND --help and unique CSV columns (issue 15).
 #include <catch2/catch.hpp>
+#include <map>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study_plan.hpp>
@@ -132,6 +134,8 @@ TEST_CASE("describe shows a system's layout, sizes and models, and suggests the 
   CHECK(contains(r.out, "n = 3, r = 1"));
   CHECK(contains(r.out, "models: ConstrainedLagrangian"));
   CHECK(contains(r.out, "exact solution: yes"));
+  CHECK(contains(r.out, "framework: plugin ABI " + std::to_string(abi_version) + ", plugin source API " +
+                            std::to_string(api_version) + " (README: Migration notes)"));
   const auto integ = test::run_dalembert({"describe", "rk4"}, {tmp.path()});
   CHECK(contains(integ.out, "order 4, explicit"));
   const auto typo = test::run_dalembert({"describe", "nonholonomic_partcle"}, {tmp.path()});
@@ -141,14 +145,28 @@ TEST_CASE("describe shows a system's layout, sizes and models, and suggests the 
   CHECK(contains(typo2.err, "did you mean 'rk"));
 }
 
-TEST_CASE("COMMAND --help prints the usage and exits 0", "[report][cli]") {
+TEST_CASE("COMMAND --help prints that command's usage, not the others', and exits 0", "[report][cli]") {
   test::TempDir tmp("help");
-  for (const char* cmd : {"run", "describe", "check", "plot"}) {
-    const auto r = test::run_dalembert({cmd, "--help"}, {tmp.path()});
-    INFO(cmd);
-    CHECK(r.status == 0);
-    CHECK(contains(r.out, "usage: dalembert"));
-  }
+  const std::map<std::string, std::string> synopsis = {{"run", "run STUDY.json|FOLDER ... [--out DIR]"},
+                                                       {"plot", "plot DIR"},
+                                                       {"check", "check SYSTEM [--params JSON]"},
+                                                       {"list", "list"},
+                                                       {"describe", "describe NAME"}};
+  for (const auto& [cmd, first] : synopsis)
+    for (const std::vector<std::string>& args : {std::vector<std::string>{cmd, "--help"}, {cmd, "-h"}, {cmd, "x.json", "--help"}}) {
+      const auto r = test::run_dalembert(args, {tmp.path()});
+      INFO(args[0] << " " << args[1]);
+      INFO(r.out);
+      CHECK(r.status == 0);
+      CHECK(r.out.rfind("usage: dalembert " + first, 0) == 0);  // its own synopsis first
+      CHECK_FALSE(contains(r.out, "commands:"));                // not the list of every command
+      for (const auto& [other, other_first] : synopsis)
+        if (other != cmd && other != "list") CHECK_FALSE(contains(r.out, other_first));
+    }
+  CHECK(contains(test::run_dalembert({"run", "--help"}, {tmp.path()}).out, "--resume continues an"));  // its description
+  const auto unknown = test::run_dalembert({"frobnicate", "--help"}, {tmp.path()});
+  CHECK(unknown.status == 2);
+  CHECK(contains(unknown.err, "unknown command 'frobnicate'"));
 }
 
 TEST_CASE("two observers writing one column name are refused before anything runs, naming both", "[report][columns]") {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/compiled_schemes.hpp>
+#include <dalembert/core/warn_once.hpp>
 #include <dalembert/math/newmark_step.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <iostream>
 #include <limits>
 
 namespace {
@@ -33,13 +33,14 @@ class NonholonomicNewmark final : public Integrator {
       throw Error("integrator '" + name() + "' does not support external forces yet; system '" + s.name() +
                   "' has one");
     // Remark 3.3 / spec 000 §3.5.5, §6.12: β + β′ = ½ makes the scheme ill-conditioned and inconsistent.
+    // Once per process (a sweep binds it in every cell), by rank 0 only under MPI.
     if (std::abs(p_.beta + p_.beta_prime - 0.5) < 1e-8) {
       char buf[256];
       std::snprintf(buf, sizeof buf,
-                    "warning: integrator '%s': beta + beta_prime = %.17g + %.17g = 1/2: nonholonomic Newmark is "
+                    "integrator '%s': beta + beta_prime = %.17g + %.17g = 1/2: nonholonomic Newmark is "
                     "ill-conditioned and inconsistent there (seed 000 Remark 3.3, spec 000 §3.5.5)",
                     name().c_str(), p_.beta, p_.beta_prime);
-      std::cerr << buf << '\n';
+      warn_once(buf, buf);
     }
     compiled_stepper_ =
         compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.newmark(p_, newton_options_); });

@@ -40,6 +40,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
 #include <dalembert/core/model_access.hpp>
+#include <dalembert/core/model_rules.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/math/newmark_step.hpp>
 #include <memory>
@@ -86,14 +87,33 @@ class CompiledNewmark final : public CompiledStepper {
 
 template <class Model>
 class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivatives, public CompiledSchemes {
+  // The rules of core/model_rules.hpp: a model that breaks one gets its message, and a stand-in is
+  // compiled in its place so that nothing else is reported.
+  static_assert(model_rules::declares_sizes<Model>,
+                "FixedLagrangianSystem<Model>: the model must declare `static constexpr int dof = n, constraints = r;` "
+                "(Eigen::Dynamic for a size chosen at run time, said by `int n() const` / `int r() const`)");
+  static_assert(model_rules::potential_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's potential is not generic in the scalar (automatic "
+                "differentiation calls it on dual numbers): declare it "
+                "`auto potential(const auto& q) const -> scalar_t<decltype(q)>` (README: Adding a plugin)");
+  static_assert(model_rules::constraint_matrix_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's constraint_matrix is not generic in the scalar (automatic "
+                "differentiation calls it on dual numbers): declare it "
+                "`void constraint_matrix(const auto& q, auto&& A) const` (README: Adding a plugin)");
+  static_assert(model_rules::mass_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's mass is not generic in the scalar (automatic "
+                "differentiation calls M(q) on dual numbers): declare it `void mass(const auto& q, auto&& M) const`, "
+                "or `void mass(auto&& M) const` for a constant M (README: Adding a plugin)");
+
  public:
-  using Access = FixedAccess<Model>;
+  using CheckedModel = model_rules::checked_t<Model>;  ///< Model, once it follows the rules
+  using Access = FixedAccess<CheckedModel>;
   using VecN = typename Access::VecN;
   using VecR = typename Access::VecR;
   using MatN = typename Access::MatN;
   using MatRN = typename Access::MatRN;
-  static constexpr int N = Model::dof, R = Model::constraints;
-  static constexpr bool external_force_model = requires(const Model& m, const VecN& q, VecN& f) {
+  static constexpr int N = CheckedModel::dof, R = CheckedModel::constraints;
+  static constexpr bool external_force_model = requires(const CheckedModel& m, const VecN& q, VecN& f) {
     m.external_force(0.0, q, q, f);
   };
 
@@ -103,7 +123,7 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
   }
   FixedLagrangianSystem(const FixedLagrangianSystem&) = delete;  // access_ points into this object
   FixedLagrangianSystem& operator=(const FixedLagrangianSystem&) = delete;
-  const Model& fixed_model() const { return model_; }
+  const CheckedModel& fixed_model() const { return model_; }
 
   // ----- ConstrainedLagrangian, through the model (derivatives it does not write: AD) -----
   int dof() const final { return access_.n(); }
@@ -183,19 +203,19 @@ class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivativ
       N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
     if constexpr (compiles_schemes)
-      return std::make_unique<CompiledRungeKutta<Model>>(model_, tableau);
+      return std::make_unique<CompiledRungeKutta<CheckedModel>>(model_, tableau);
     else
       return nullptr;
   }
   std::unique_ptr<CompiledStepper> newmark(const NewmarkParameters& p, const NewtonOptions& newton) const override {
     if constexpr (compiles_schemes)
-      return std::make_unique<CompiledNewmark<Model>>(model_, p, newton);
+      return std::make_unique<CompiledNewmark<CheckedModel>>(model_, p, newton);
     else
       return nullptr;
   }
 
  private:
-  Model model_;
+  CheckedModel model_;
   Access access_;
 };
 

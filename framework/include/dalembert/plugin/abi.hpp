@@ -2,6 +2,11 @@
 // The framework ABI version. Bump it whenever a change to an interface in core/ or plugin/ would
 // make an already-built plugin misbehave; the registry refuses plugins built for another version.
 #define DALEMBERT_ABI_VERSION 7
+// The plugin source API version. Bump it whenever plugin source that compiled against the previous
+// version no longer compiles (or means something else), and say what to change in README.md,
+// "Migration notes"; a plugin may test it with #if. Shown by `dalembert describe` and --version.
+#define DALEMBERT_API_VERSION 1
 namespace dalembert {
 inline constexpr int abi_version = DALEMBERT_ABI_VERSION;
+inline constexpr int api_version = DALEMBERT_API_VERSION;
 }
