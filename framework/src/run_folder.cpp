@@ -92,10 +92,11 @@ bool RunFolder::reopen_staging() {
     const fs::path failed = sibling(".failed");
     if (!exists_no_follow(failed) || !made_by_dalembert(failed)) return false;
     rename_or_throw(failed, staging_);
-    std::error_code ec;
-    fs::remove(staging_ / "error.txt", ec);
   }
-  return made_by_dalembert(staging_) && has_marker(staging_);
+  if (!made_by_dalembert(staging_) || !has_marker(staging_)) return false;
+  std::error_code ec;
+  fs::remove(staging_ / "error.txt", ec);  // a failed run's, or a crash's (study/crash_report.hpp)
+  return true;
 }
 
 void RunFolder::check_replaceable() const {
