@@ -11,8 +11,10 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
+#include <dalembert/plugin/probe.hpp>
 #include <dalembert/plugin/registry.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/study_plan.hpp>
@@ -331,6 +333,8 @@ int cmd_check(const std::vector<std::string>& args) {
   }
   if (name.empty()) throw InputError("command line", "check needs a system name");
   Registry reg;
+  probe_constructions(reg, {{PluginKind::System, name, params, "check"}});  // a crashing constructor is named
+  const CrashContext crash("check: system '" + name + "' " + params.dump());
   const auto system = reg.make_system(name, params, "check");
   const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(system.get());
   if (!lagrangian)
@@ -350,6 +354,7 @@ int main(int argc, char** argv) {
   // A write past a file-size limit (ulimit -f) fails with EFBIG, which the file writers report as
   // the run's one error line, instead of killing the process with SIGXFSZ.
   std::signal(SIGXFSZ, SIG_IGN);
+  install_crash_report();  // a plugin that crashes the process is named (study/crash_report.hpp)
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given");
   const std::string cmd = args[0];
@@ -388,8 +393,8 @@ int main(int argc, char** argv) {
     return 1;  // an MPI job's other rank: rank 0 has said why
   } catch (const std::bad_alloc&) {
     return fail("out of memory in 'dalembert " + cmd + "' (std::bad_alloc)");
-  } catch (const std::exception& e) {
-    return fail(e.what());
+  } catch (const std::exception&) {
+    return fail(exception_text(std::current_exception()));  // a library's failure in words
   } catch (...) {  // e.g. a plugin throwing an int: never let it reach std::terminate (SIGABRT)
     return fail("'dalembert " + cmd + "' was stopped by an exception of unknown type (not derived from "
                 "std::exception), most likely thrown by a plugin");

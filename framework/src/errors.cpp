@@ -32,12 +32,53 @@ RunFailure::~RunFailure() = default;
 }  // namespace dalembert
 
 #include <dalembert/core/error_text.hpp>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace dalembert {
 
 std::string one_line(std::string message) {
   for (std::size_t p; (p = message.find('\n')) != std::string::npos;) message.replace(p, 1, "; ");
   return message;
+}
+
+namespace {
+// nlohmann's "[json.exception.type_error.302] type must be number, but is string" without its tag.
+std::string json_text(const nlohmann::json::exception& e) {
+  const std::string w = e.what();
+  const auto p = w.find("] ");
+  return p == std::string::npos ? w : w.substr(p + 2);
+}
+}  // namespace
+
+std::string exception_text(const std::exception_ptr& e, bool* library_failure) {
+  bool library = true;
+  std::string text;
+  try {
+    std::rethrow_exception(e);
+  } catch (const Error& x) {
+    library = false;
+    text = x.what();
+  } catch (const std::bad_alloc&) {
+    text = "out of memory (std::bad_alloc)";
+  } catch (const std::length_error&) {
+    text = "a size computed from the parameters or the state is too large to allocate (std::length_error)";
+  } catch (const std::out_of_range&) {
+    text = "an index out of range (std::out_of_range)";
+  } catch (const nlohmann::json::type_error& x) {
+    text = "a JSON value of the wrong type (" + json_text(x) + ")";
+  } catch (const nlohmann::json::exception& x) {
+    text = "a JSON value that cannot be used (" + json_text(x) + ")";
+  } catch (const std::exception& x) {
+    library = false;
+    text = x.what();
+  } catch (...) {
+    library = false;
+    text = "an exception that is not a std::exception (thrown by a plugin)";
+  }
+  if (library_failure) *library_failure = library;
+  return text;
 }
 
 std::string number_text(double x, const char* format) {

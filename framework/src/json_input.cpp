@@ -1,4 +1,6 @@
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <dalembert/study/json_input.hpp>
@@ -9,13 +11,30 @@ namespace dalembert {
 JsonCursor::JsonCursor(const nlohmann::json& j, std::string file, std::string path)
     : j_(&j), file_(std::move(file)), path_(std::move(path)) {}
 
-std::string JsonCursor::where() const { return file_ + ": " + (path_.empty() ? "/" : path_); }
-
-void JsonCursor::fail(const std::string& message) const {
-  std::string v = j_->dump();
-  if (v.size() > 80) v = v.substr(0, 77) + "...";
-  throw InputError(where(), "= " + v + ": " + message);
+JsonCursor JsonCursor::below(const nlohmann::json& j, std::string where) {
+  JsonCursor c(j, std::move(where));
+  c.below_ = true;
+  return c;
 }
+
+JsonCursor JsonCursor::child(const nlohmann::json& j, const std::string& token) const {
+  JsonCursor c(j, file_, path_ + "/" + token);
+  c.below_ = below_;
+  return c;
+}
+
+std::string JsonCursor::where() const {
+  if (below_) return file_ + path_;
+  return file_ + ": " + (path_.empty() ? "/" : path_);
+}
+
+std::string json_excerpt(const nlohmann::json& j, std::size_t max_chars) {
+  std::string v = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (v.size() > max_chars) v = v.substr(0, max_chars > 3 ? max_chars - 3 : 0) + "...";
+  return v;
+}
+
+void JsonCursor::fail(const std::string& message) const { throw InputError(where(), "= " + json_excerpt(*j_) + ": " + message); }
 
 void JsonCursor::expect_object() const {
   if (!j_->is_object()) fail("expected a JSON object");
@@ -26,12 +45,12 @@ bool JsonCursor::has(const std::string& key) const { return j_->is_object() && j
 JsonCursor JsonCursor::operator[](const std::string& key) const {
   expect_object();
   if (!j_->contains(key)) throw InputError(where(), "missing required key " + nlohmann::json(key).dump());
-  return JsonCursor(j_->at(key), file_, path_ + "/" + json_pointer_token(key));
+  return child(j_->at(key), json_pointer_token(key));
 }
 
 JsonCursor JsonCursor::at(std::size_t i) const {
   if (!j_->is_array() || i >= j_->size()) fail("expected an array with an element " + std::to_string(i));
-  return JsonCursor((*j_)[i], file_, path_ + "/" + std::to_string(i));
+  return child((*j_)[i], std::to_string(i));
 }
 
 std::size_t JsonCursor::size() const {
@@ -54,6 +73,9 @@ double JsonCursor::finite_positive() const {
 
 long JsonCursor::integer() const {
   if (!j_->is_number_integer()) fail("expected an integer");
+  // An unsigned above 2^63 - 1 (e.g. 18446744073709551615) would wrap to a negative long.
+  if (j_->is_number_unsigned() && j_->get<std::uint64_t>() > static_cast<std::uint64_t>(LONG_MAX))
+    fail("expected an integer of at most " + std::to_string(LONG_MAX));
   return j_->get<long>();
 }
 
@@ -80,8 +102,12 @@ void JsonCursor::allow_keys(const std::vector<std::string>& allowed) const {
     std::string msg = "unknown key " + nlohmann::json(k).dump();
     const std::string near = nearest_name(k, allowed);
     if (!near.empty()) msg += " (did you mean \"" + near + "\"?)";
-    throw InputError(file_ + ": " + path_ + "/" + json_pointer_token(k), msg + "; allowed here: " + joined(allowed));
+    throw InputError(child(v, json_pointer_token(k)).where(), msg + "; allowed here: " + joined(allowed));
   }
+}
+
+JsonCursor json_parameter(const Parameters& p, const std::string& name) {
+  return JsonCursor::below(p.json(name), p.where(name));
 }
 
 }  // namespace dalembert

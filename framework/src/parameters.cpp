@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <sstream>
@@ -39,6 +41,43 @@ bool type_matches(ParamType t, const nlohmann::json& v) {
     case ParamType::Json: return true;
   }
   return false;
+}
+
+// The declared bounds of an Integer parameter within what Parameters::integer returns (int64).
+constexpr double kTwo63 = 9223372036854775808.0;  // 2^63, exact
+constexpr double kTwo53 = 9007199254740992.0;     // 2^53: from it on, doubles skip integers
+long long integer_bound(double declared, bool upper) {
+  if (upper) return declared >= kTwo63 ? LLONG_MAX : declared < -kTwo63 ? LLONG_MIN : static_cast<long long>(std::floor(declared));
+  return declared <= -kTwo63 ? LLONG_MIN : declared >= kTwo63 ? LLONG_MAX : static_cast<long long>(std::ceil(declared));
+}
+
+// An Integer parameter's value as an int64 in its declared [min, max], or an InputError naming
+// plugin, parameter and value. The value is checked before any conversion: a double such as 1e19
+// or 2^64 has no int64 (casting it is undefined), an unsigned above 2^63 - 1 would wrap negative,
+// and a double above 2^53 may be another integer than the one written (the parser rounded it).
+nlohmann::json checked_integer(const ParamSpec& s, const nlohmann::json& v, const std::string& owner,
+                               const std::string& at) {
+  const std::string head = "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must ";
+  const long long lo = integer_bound(s.min, false), hi = integer_bound(s.max, true);
+  bool fits = true;
+  long long n = 0;
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    fits = u <= static_cast<std::uint64_t>(LLONG_MAX);
+    n = fits ? static_cast<long long>(u) : 0;
+  } else if (v.is_number_integer()) {
+    n = v.get<long long>();
+  } else {  // an integral double (type_matches)
+    const double x = v.get<double>();
+    fits = std::abs(x) < kTwo63;
+    if (fits && std::abs(x) >= kTwo53)  // 2^53 itself may have been written 2^53 + 1
+      throw InputError(at, head + "be an integer written without a fraction or an exponent: beyond 2^53 a double "
+                                  "does not say which integer");
+    n = fits ? static_cast<long long>(x) : 0;
+  }
+  if (!fits || n < lo || n > hi)
+    throw InputError(at, head + "lie in [" + std::to_string(lo) + ", " + std::to_string(hi) + "] (an integer)");
+  return n;
 }
 
 std::string join_path(const std::string& where, const std::string& key) {
@@ -97,7 +136,7 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
     if (!type_matches(s.type, v))
       throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be " +
                                (s.type == ParamType::Integer ? "an " : "a ") + to_string(s.type));
-    if (s.type == ParamType::Number || s.type == ParamType::Integer) {
+    if (s.type == ParamType::Number) {
       const double x = v.get<double>();
       if (!std::isfinite(x) || x < s.min || x > s.max) {
         std::ostringstream os;
@@ -105,8 +144,8 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
            << s.min << ", " << s.max << "]";
         throw InputError(at, os.str());
       }
-      if (s.type == ParamType::Integer) v = static_cast<long>(x);
     }
+    if (s.type == ParamType::Integer) v = checked_integer(s, v, owner, at);
     if (s.type == ParamType::String && !s.choices.empty() &&
         std::find(s.choices.begin(), s.choices.end(), v.get<std::string>()) == s.choices.end()) {
       throw InputError(at, "= " + v.dump() + ": parameter '" + s.name + "' of plugin '" + owner + "' must be one of " +

@@ -21,12 +21,6 @@ namespace {
 
 json to_json(const Vec& x) { return json(std::vector<double>(x.data(), x.data() + x.size())); }
 
-std::string task_name(const RunUnit& u, const Task& t) {
-  if (t.reference) return u.study.where("/reference") + " [h = " + number_text(t.h, "%g") + "]";
-  return u.study.integrators[t.integrator].where + " [" + t.label + ", h = " + number_text(t.h, "%g") +
-         (t.member >= 0 ? ", member " + std::to_string(t.member) : "") + "]";
-}
-
 // The errors of failed tasks: the first three, then a count (an ensemble may fail 100 times alike).
 struct ErrorList {
   std::string text;

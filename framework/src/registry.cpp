@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cstdlib>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/warn_once.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
 #include <dalembert/plugin/probe.hpp>
 #include <dalembert/plugin/registry.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <new>
 #include <sstream>
 
@@ -29,8 +31,9 @@ std::string at(const std::string& where, const std::string& message) {
 
 // Resolves `params` against the plugin's declaration and calls its factory, so that nothing it does wrong leaves unexplained: a missing factory, an
 // exception of any type, a null result all become a PluginError naming the plugin and its file.
-// dalembert errors (e.g. InputError on a parameter) already say what and where and pass unchanged,
-// as does bad_alloc.
+// dalembert errors (e.g. InputError on a parameter) already say what and where and pass unchanged.
+// A failure of the C++ or JSON library (out of memory, a size too large, a JSON value of the wrong
+// type) is said in words, with the parameters that led to it.
 template <class Made, class Factory, class... Extra>
 std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, const nlohmann::json& params,
                              const std::string& where, const Extra&... extra) {
@@ -43,10 +46,11 @@ std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, 
     made = factory(resolved, extra...);
   } catch (const Error&) {
     throw;
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw PluginError(at(where, who + " failed to construct: " + e.what()));
+  } catch (const std::exception&) {
+    bool library = false;
+    const std::string text = exception_text(std::current_exception(), &library);
+    throw PluginError(at(where, who + " failed to construct" +
+                                    (library ? " with parameters " + json_excerpt(resolved.to_json(), 300) : "") + ": " + text));
   } catch (...) {
     throw PluginError(at(where, who + " threw an exception not derived from std::exception while being constructed"));
   }

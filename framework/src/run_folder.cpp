@@ -146,11 +146,9 @@ bool RunFolder::reopen_staging() {
     throw InputError(final_.string(), "cannot resume: " + link.string() +
                                           " is a symbolic link; a run folder holds none (the run would write "
                                           "through it, outside the run folder): remove it, or run without --resume");
-  if (from == failed) {
-    rename_or_throw(failed, staging_);
-    std::error_code ec;
-    fs::remove(staging_ / "error.txt", ec);
-  }
+  if (from == failed) rename_or_throw(failed, staging_);
+  std::error_code ec;
+  fs::remove(staging_ / "error.txt", ec);  // a failed run's, or a crash's (study/crash_report.hpp)
   return true;
 }
 

@@ -6,7 +6,9 @@
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/sampler.hpp>
+#include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/csv_writer.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <dalembert/study/npy_writer.hpp>
 #include <dalembert/study/run_units.hpp>
 #include <dalembert/study/simulation.hpp>
@@ -18,18 +20,20 @@ namespace dalembert {
 
 namespace {
 
-// The message of any exception a task ended with, whatever its type: a plugin may throw
-// anything, and the run must still report it as one line (never std::terminate).
-std::string what_of(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::bad_alloc&) {
-    return "out of memory (std::bad_alloc)";
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "an exception that is not a std::exception (thrown by a plugin)";
-  }
+// The plugins a task runs, with their parameters as the study gives them: for a message about
+// a failure that does not say which plugin it came from (a crash, a library's exception).
+std::string task_plugins(const RunUnit& u, const Task& t) {
+  const Study& st = u.study;
+  const PluginUse& integ = t.reference ? st.reference.run : st.integrators[t.integrator];
+  const auto plugin = [](const char* kind, const PluginUse& p) {
+    return std::string(kind) + " '" + p.plugin + "' " + json_excerpt(p.params, 300);
+  };
+  std::string out = plugin("system", st.system) + " with " + plugin("integrator", integ);
+  if (t.member >= 0) out += ", " + plugin("sampler", st.ensemble.sampler);
+  if (!t.reference)
+    for (const auto& o : st.observers) out += ", " + plugin("observer", o);
+  if (st.impact_map) out += ", " + plugin("impact map", *st.impact_map);
+  return out;
 }
 
 // Member m's initial state: its stream depends on the seed and m alone (any rank, thread, order).
@@ -174,16 +178,25 @@ RunUnit plan_unit(const Study& study, fs::path folder) {
   return u;
 }
 
+std::string task_name(const RunUnit& u, const Task& t) {
+  if (t.reference) return u.study.where("/reference") + " [h = " + number_text(t.h, "%g") + "]";
+  return u.study.integrators[t.integrator].where + " [" + t.label + ", h = " + number_text(t.h, "%g") +
+         (t.member >= 0 ? ", member " + std::to_string(t.member) : "") + "]";
+}
+
 TaskOutcome run_task(const RunUnit& u, const Task& task, const fs::path& run_folder, std::atomic<long>* steps) {
   TaskOutcome out;
   const auto t0 = std::chrono::steady_clock::now();
+  const CrashContext crash(task_name(u, task) + ": running " + task_plugins(u, task));
   try {
     if (task.reference) run_reference(u, task, out, steps);
     else run_simulation(u, task, run_folder, out, steps);
     out.ok = true;
   } catch (...) {
     out.ok = false;
-    out.error = what_of(std::current_exception());
+    bool library = false;
+    out.error = exception_text(std::current_exception(), &library);
+    if (library) out.error += ", running " + task_plugins(u, task);
     out.rows.clear();
     out.rows.shrink_to_fit();
   }

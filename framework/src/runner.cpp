@@ -6,6 +6,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/checkpoint.hpp>
 #include <dalembert/study/claims.hpp>
+#include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/file_output.hpp>
 #include <dalembert/study/progress_meter.hpp>
 #include <dalembert/study/provenance.hpp>
@@ -211,6 +212,7 @@ class Run {
     computed_ = tasks;
     ProgressMeter meter(opt_.progress && cl_.rank() == 0, st_.name, steps, tasks, batch_progress_interval());
     const fs::path staging = prepared_.checkpoint->folder().parent_path();
+    const CrashFolder crash_folder(staging);  // a task that crashes the process writes error.txt there
     const auto run_chunk = [&](std::size_t c) {
       std::vector<TaskOutcome> outcomes;
       for (std::size_t g = part.first(c); g < part.first(c) + part.size(c); ++g) {

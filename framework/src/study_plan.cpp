@@ -7,7 +7,9 @@
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/observer.hpp>
 #include <dalembert/core/parameters.hpp>
+#include <dalembert/plugin/probe.hpp>
 #include <dalembert/study/column_names.hpp>
+#include <dalembert/study/crash_report.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
@@ -324,16 +326,49 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
   }
 }
 
+// Every plugin instance a run of `st` makes, with the parameters the study gives it.
+std::vector<PluginConstruction> plugin_constructions(const Study& st) {
+  std::vector<PluginConstruction> out = {{PluginKind::System, st.system.plugin, st.system.params, st.system.where}};
+  for (const auto& u : st.integrators) out.push_back({PluginKind::Integrator, u.plugin, u.params, u.where});
+  if (ladder_kind(st.kind) && !st.reference.exact)
+    out.push_back({PluginKind::Integrator, st.reference.run.plugin, st.reference.run.params, st.reference.run.where});
+  for (const auto& u : st.observers) out.push_back({PluginKind::Observer, u.plugin, u.params, u.where});
+  if (st.kind == "ensemble") {
+    const auto& u = st.ensemble.sampler;
+    out.push_back({PluginKind::Sampler, u.plugin, u.params, u.where});
+  }
+  if (st.impact_map) out.push_back({PluginKind::Impact, st.impact_map->plugin, st.impact_map->params, st.impact_map->where});
+  return out;
+}
+
 }  // namespace
 
 double constraint_tolerance(const State& s) { return 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>()); }
 
+std::unique_ptr<Registry> study_registry(const Study& st) {
+  auto reg = std::make_unique<Registry>();
+  for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) reg->add_search_path(*it);
+  return reg;
+}
+
+void probe_study_plugins(const Registry& registry, const std::vector<const Study*>& studies) {
+  std::vector<PluginConstruction> all;
+  for (const Study* st : studies) {
+    auto mine = plugin_constructions(*st);
+    all.insert(all.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+  }
+  probe_constructions(registry, all);
+}
+
 StudyPlan plan_study(const Study& st) {
   if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (plan_sweep)");
   StudyPlan plan;
-  plan.registry = std::make_unique<Registry>();
-  for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) plan.registry->add_search_path(*it);
+  plan.registry = study_registry(st);
   const Registry& reg = *plan.registry;
+  probe_study_plugins(reg, {&st});  // a constructor that crashes stops the study here, not the process
+  // A plugin that crashes while being bound or checked below is named (study/crash_report.hpp).
+  const CrashContext crash((st.file.empty() ? st.name : st.file) + ": checking the study before the run, with system '" +
+                           st.system.plugin + "' " + json_excerpt(st.system.params, 300) + ",");
 
   const json sys_params = reg.resolve(PluginKind::System, st.system.plugin, st.system.params, st.system.where).to_json();
   plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);

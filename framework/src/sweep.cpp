@@ -9,6 +9,7 @@
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
+#include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/sweep.hpp>
 #include <limits>
 #include <map>
@@ -155,14 +156,25 @@ std::vector<SweepCell> sweep_cells(const Study& st) {
 }
 
 std::vector<RunUnit> plan_sweep(const Study& st, const std::vector<SweepCell>& cells) {
-  std::vector<RunUnit> units;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
+  std::vector<Study> studies;
+  const auto in_cell = [&](std::size_t i, auto&& work) {
     try {
-      units.push_back(plan_unit(parse_study(cells[i].study, st.file), fs::path("cells") / cell_name(i)));
+      work();
     } catch (const std::exception& e) {
       throw InputError(st.file + ": /sweep, " + describe_cell(st, cells[i], i), e.what());
     }
+  };
+  for (std::size_t i = 0; i < cells.size(); ++i) in_cell(i, [&] { studies.push_back(parse_study(cells[i].study, st.file)); });
+  try {  // every cell's plugins constructed in one probe process; then planning a cell probes nothing new
+    std::vector<const Study*> all;
+    for (const auto& s : studies) all.push_back(&s);
+    if (!all.empty()) probe_study_plugins(*study_registry(studies.front()), all);
+  } catch (const std::exception&) {
+    // planning each cell below names the first cell that fails
   }
+  std::vector<RunUnit> units;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    in_cell(i, [&] { units.push_back(plan_unit(studies[i], fs::path("cells") / cell_name(i))); });
   check_sweep_claim_targets(st, planned_metrics(units));
   return units;
 }

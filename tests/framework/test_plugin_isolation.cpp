@@ -6,7 +6,8 @@
 #include <dalembert/plugin/registry.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli_support.hpp"  // tests/
+#include "cli_process.hpp"  // tests/
+#include "cli_support.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -224,4 +225,81 @@ TEST_CASE("isolation: a missing DALEMBERT_PLUGIN_PATH entry is named in a warnin
   CHECK(r.status == 0);
   CHECK(r.err == "warning: DALEMBERT_PLUGIN_PATH names 'no_such_folder', but there is no folder or file " +
                      (dir / "no_such_folder").string() + "\n");
+}
+
+// Issue 26: a plugin that crashes the process after it loaded.
+TEST_CASE("isolation: a constructor that crashes stops the study before the run", "[cli][plugins]") {
+  // The probe process constructs every plugin with the study's parameters first. Before, the
+  // CLI itself died of SIGSEGV with nothing on stderr.
+  StudyCase c("ctor_segfault");
+  json j = study_with("ctor_segfault", "ctor_segfault");
+  j["integrators"][0]["params"] = {{"tag", 7}};
+  const auto r = c.run(j);
+  check_one_line_error(r, {c.file.string() + ": /integrators/0: integrator plugin 'ctor_segfault' (" +
+                               fixture_file("ctor_segfault") + ") crashed with " + kSegfaultSignal +
+                               " while being constructed with parameters {\"tag\":7} (in a probe process, before the run)"});
+  c.check_no_result();
+}
+
+TEST_CASE("isolation: a sweep cell whose plugin crashes while constructed is named", "[cli][plugins]") {
+  StudyCase c("ctor_segfault_sweep");
+  json j = study_with("rk4", "ctor_segfault");
+  j["kind"] = "sweep";
+  j["integrators"].push_back(json{{"label", "C"}, {"plugin", "ctor_segfault"}, {"params", {{"tag", 1}}}});
+  j["sweep"] = {{"of", "trajectory"}, {"axes", {{{"name", "tag"}, {"set", {"/integrators/1/params/tag"}}, {"values", {1, 2}}}}}};
+  const auto r = c.run(j);
+  check_one_line_error(r, {c.file.string() + ": /sweep, cell 0 (tag = 1.0)", "integrator plugin 'ctor_segfault'",
+                           "crashed with " + kSegfaultSignal + " while being constructed with parameters {\"tag\":1.0}"});
+  c.check_no_result();
+}
+
+TEST_CASE("isolation: a plugin that crashes while stepping is named, with its task and parameters", "[cli][plugins]") {
+  // The process still ends by the signal (it cannot be recovered), but first says which plugin,
+  // task and parameters were running, on stderr and in error.txt of the staging folder, which
+  // --resume continues. Before: a bare SIGSEGV and nothing written.
+  StudyCase c("step_segfault");
+  json j = study_with("step_segfault", "step_segfault");
+  j["integrators"][0]["params"] = {{"tag", 7}};
+  write_text(c.file, j.dump());
+  const CliRun r = run_dalembert({"run", c.file.string(), "--out", c.out.string(), "--quiet", "--no-plots", "--threads", "2"},
+                                 {c.dir.path()});
+  INFO("stderr: " << r.err);
+#if !defined(__SANITIZE_ADDRESS__)
+  CHECK(r.signal == SIGSEGV);
+#endif
+  const std::string line = c.file.string() + ": /integrators/0 [X, h = 0.1]: running system 'nonholonomic_particle' {} "
+                           "with integrator 'step_segfault' {\"tag\":7}";
+  CHECK(r.err.rfind("error: " + line, 0) == 0);
+  CHECK(r.err.find("crashed the process with SIGSEGV") != std::string::npos);
+  const fs::path staging = c.out.string() + ".incomplete";
+  REQUIRE(fs::exists(staging / "error.txt"));
+  const std::string error_txt = read_text(staging / "error.txt");
+  CHECK(error_txt.rfind(line, 0) == 0);
+  CHECK(std::count(error_txt.begin(), error_txt.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(c.out));
+}
+
+TEST_CASE("isolation: a library's exception in a plugin is said in words, with the plugin's parameters", "[cli][plugins]") {
+  // Before, the library's own text reached the user: "cannot create std::vector larger than
+  // max_size()", "vector::_M_range_check: __n (which is 7) >= ...", "[json.exception.type_error.302] ...".
+  const std::vector<std::pair<std::string, std::string>> errors = {
+      {"length", "too large to allocate (std::length_error)"},
+      {"range", "an index out of range (std::out_of_range)"},
+      {"json", "a JSON value of the wrong type (type must be number, but is string)"}};
+  for (const auto& [error, words] : errors)
+    for (const std::string in : {"constructor", "step"}) {
+      INFO(error << " in " << in);
+      StudyCase c("library_throws");
+      json j = study_with("library_throws", "library_throws");
+      j["integrators"][0]["params"] = {{"error", error}, {"in", in}};
+      const auto r = c.run(j);
+      const std::string params = "{\"error\":\"" + error + "\",\"in\":\"" + in + "\"}";
+      if (in == "constructor")
+        check_one_line_error(r, {c.file.string() + ": /integrators/0: integrator plugin 'library_throws'",
+                                 "failed to construct with parameters " + params + ": ", words});
+      else
+        check_one_line_error(r, {c.file.string() + ": /integrators/0 [X, h = 0.1]: ", words,
+                                 "running system 'nonholonomic_particle' {} with integrator 'library_throws' " + params});
+      for (const std::string raw : {"max_size()", "_M_range_check", "json.exception"}) CHECK(r.err.find(raw) == std::string::npos);
+    }
 }

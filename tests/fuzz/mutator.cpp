@@ -258,6 +258,12 @@ json shrink(json s) {
   return s;
 }
 
+std::string with_raw_value(const json& study, const std::string& path, const std::string& raw) {
+  Draft d{study, {}, {}};
+  d.splice(path, raw);
+  return d.text();
+}
+
 std::string mutate(const json& shrunk, std::mt19937_64& rng, std::string& what) {
   Draft d{shrunk, {}, {}};
   const int n = 1 + static_cast<int>(rng() % 3);

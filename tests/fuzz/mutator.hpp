@@ -15,4 +15,8 @@ nlohmann::json shrink(nlohmann::json study);
 /// A mutated study text; `what` receives a short description of the edits.
 std::string mutate(const nlohmann::json& shrunk, std::mt19937_64& rng, std::string& what);
 
+/// `study` as text with the value at JSON pointer `path` replaced by the raw JSON text `raw`, so
+/// that numbers are written as given ("1e19", "9223372036854775808", "-0").
+std::string with_raw_value(const nlohmann::json& study, const std::string& path, const std::string& raw);
+
 }  // namespace dalembert::fuzz

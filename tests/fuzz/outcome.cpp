@@ -99,15 +99,38 @@ std::string stray_change(const fs::path& out, const Snapshot& before, const Snap
   return "";
 }
 
+// The C++ and JSON libraries' own texts, which must never reach the user (issue 26): the
+// message says what happened in words instead.
+const char* const kLibraryTexts[] = {"json.exception", "max_size()", "_M_range_check", "vector::", "basic_string::",
+                                     "bad_array_new_length"};
+
 }  // namespace
 
 std::string classify(const ProcessResult& r, const fs::path& out, const Snapshot& before, const Snapshot& after) {
   if (r.hung) return "hang";
   if (r.signal != 0) return "signal " + std::to_string(r.signal);
   if (!stray_change(out, before, after).empty()) return "file changed outside the output folder";
-  if (r.exit_code != 0) return one_error_line(r.err) ? "error" : "exit != 0 without a one-line error";
-  const std::string bad = check_folder(out);
-  return bad.empty() ? "ok" : "exit 0: " + bad;
+  for (const char* text : kLibraryTexts)
+    if (r.err.find(text) != std::string::npos) return std::string("a library's text on stderr: ") + text;
+  std::error_code ec;
+  const bool staging_left = fs::exists(fs::symlink_status(out.string() + ".incomplete", ec));
+  switch (r.exit_code) {
+    case 0: {
+      const std::string bad = check_folder(out);
+      return bad.empty() ? "ok" : "exit 0: " + bad;
+    }
+    case 1:  // refused or failed: no folder under the final name, none in progress
+      if (!one_error_line(r.err)) return "exit != 0 without a one-line error";
+      if (fs::exists(fs::symlink_status(out, ec))) return "exit 1 with the output folder written";
+      if (staging_left) return "exit 1 with the staging folder left behind";
+      return "error";
+    case 3: {  // complete, but claims failed
+      if (!one_error_line(r.err)) return "exit != 0 without a one-line error";
+      const std::string bad = check_folder(out);
+      return bad.empty() ? "error" : "exit 3: " + bad;
+    }
+    default: return "exit " + std::to_string(r.exit_code);
+  }
 }
 
 bool is_defect(const std::string& outcome) { return outcome != "ok" && outcome != "error"; }

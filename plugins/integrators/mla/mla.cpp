@@ -25,6 +25,7 @@
 #include <dalembert/core/step_aware.hpp>
 #include <dalembert/math/newton.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/json_input.hpp>
 
 #ifndef DALEMBERT_MLA_FORCES
 #define DALEMBERT_MLA_FORCES 1
@@ -294,11 +295,11 @@ std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory&) {
   opt.tolerance = p.number("newton_tolerance");
   opt.max_iterations = static_cast<int>(p.integer("newton_max_iterations"));
   Vec q1;
-  const json& j = p.json("q1");
-  if (!j.is_null()) {
-    if (!j.is_array()) throw InputError(p.where("q1"), "q1 must be an array of numbers or null");
-    q1.resize(static_cast<Eigen::Index>(j.size()));
-    for (std::size_t i = 0; i < j.size(); ++i) q1[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+  const JsonCursor j = json_parameter(p, "q1");
+  if (!j.json().is_null()) {
+    if (!j.json().is_array()) j.fail("q1 must be an array of numbers or null");
+    const std::vector<double> xs = j.numbers();
+    q1 = Eigen::Map<const Vec>(xs.data(), static_cast<Eigen::Index>(xs.size()));
   }
   return std::make_unique<ModifiedLagrangeDalembert>(DiscreteRule::from_name(p.string("rule")), form, opt,
                                                      p.number("failure_residual"), q1,

@@ -12,6 +12,7 @@
 #include <dalembert/math/exact_discrete.hpp>
 #include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <Eigen/LU>
 #include <limits>
 
@@ -144,9 +145,9 @@ PluginDescriptor describe() {
               {"h", ParamType::Number, 1.0, "time step h of M_d and M^e_h", 1e-6, 100.0}};
   d.make_observer = [](const Parameters& p) {
     std::vector<std::string> dep;
-    const auto& j = p.json("dependent");
-    if (j.is_array())
-      for (const auto& x : j) dep.push_back(x.get<std::string>());
+    const JsonCursor j = json_parameter(p, "dependent");
+    if (!j.json().is_null())
+      for (std::size_t i = 0; i < j.size(); ++i) dep.push_back(j.at(i).string());
     return std::make_unique<ConstraintSpaces>(dep, p.number("h"));
   };
   return d;

@@ -95,7 +95,7 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Every impact: time, guard, q, pre/post velocities and energies, dh.qdot -/+ (summaries impact_<k>_*); columns: count and last impact";
   d.seed = "004 (Clark & Bloch; spec 004 Sec 4)";
-  d.params = {{"max_in_summary", ParamType::Integer, 100, "impacts written to the summary (the first ones)", 0, 1e6},
+  d.params = {{"max_in_summary", ParamType::Integer, 100, "impacts written to the summary (the first ones; at most 10^4, each adds ~20 entries to the manifest)", 0, 1e4},
               {"diagnostics", ParamType::Boolean, true, "also log the system's diagnostics at each impact (e.g. edge points)"}};
   d.make_observer = [](const Parameters& p) {
     return std::make_unique<ImpactLog>(p.integer("max_in_summary"), p.boolean("diagnostics"));

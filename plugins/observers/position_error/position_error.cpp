@@ -7,26 +7,34 @@
 // v0 = FL⁻¹(π^−(q0, q1)), e.g. {"mla": [...], "dla": [...]}). Parameter column renames the column
 // and the summaries (max_<column>, final_<column>), so two interpretations can run side by side.
 #include <cmath>
+#include <map>
 #include <dalembert/math/exact_discrete.hpp>
 #include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/json_input.hpp>
 
 namespace {
 using namespace dalembert;
 
 class PositionError final : public Observer {
  public:
-  PositionError(Vec v0, nlohmann::json by_integrator, std::string column, bool inf_norm, double substep)
-      : v0_(std::move(v0)), by_integrator_(std::move(by_integrator)), column_(std::move(column)), inf_(inf_norm),
+  /// An initial velocity and where it was given (its parameter's path).
+  struct Given {
+    Vec v0;
+    std::string where;
+  };
+  PositionError(Given v0, std::map<std::string, Given> by_integrator, std::string column, bool inf_norm, double substep)
+      : given_(std::move(v0)), by_integrator_(std::move(by_integrator)), column_(std::move(column)), inf_(inf_norm),
         substep_(substep) {}
   void bind(const System& sys, const Integrator& integ) override {
     sys_ = &sys;
-    if (by_integrator_.is_object() && by_integrator_.contains(integ.name())) {
-      const auto& j = by_integrator_.at(integ.name());
-      if (!j.is_array()) throw Error("observer 'position_error': v0_by_integrator." + integ.name() + " is not an array");
-      v0_.resize(static_cast<Eigen::Index>(j.size()));
-      for (std::size_t i = 0; i < j.size(); ++i) v0_[static_cast<Eigen::Index>(i)] = j[i].get<double>();
-    }
+    const auto it = by_integrator_.find(integ.name());
+    const Given& g = it != by_integrator_.end() ? it->second : given_;
+    const auto nv = static_cast<Eigen::Index>(sys.layout().v.size());
+    if (g.v0.size() != 0 && g.v0.size() != nv)  // known here, before a run starts
+      throw InputError(g.where, "has " + std::to_string(g.v0.size()) + " components, but system '" + sys.name() +
+                                    "' has " + std::to_string(nv) + " velocities");
+    v0_ = g.v0;
     closed_ = sys.has_exact_solution();
     if (!closed_) {
       const auto* m = dynamic_cast<const ConstrainedLagrangian*>(&sys);
@@ -39,10 +47,7 @@ class PositionError final : public Observer {
   void columns(std::vector<std::string>& c) const override { c = {column_}; }
   void start(const State& s0) override {
     ref0_ = s0;
-    if (v0_.size() != 0) {
-      if (v0_.size() != s0.v.size()) throw Error("observer 'position_error': v0 has the wrong size");
-      ref0_.v = v0_;
-    }
+    if (v0_.size() != 0) ref0_.v = v0_;  // of the system's size (bind)
     ref_ = ref0_;
     max_ = last_ = 0.0;
   }
@@ -67,8 +72,9 @@ class PositionError final : public Observer {
     }
     return inf_ ? (s.q - ex_.q).lpNorm<Eigen::Infinity>() : (s.q - ex_.q).norm();
   }
-  Vec v0_;
-  nlohmann::json by_integrator_;
+  Given given_;
+  std::map<std::string, Given> by_integrator_;
+  Vec v0_;  // the one bound
   std::string column_;
   bool inf_;
   double substep_;
@@ -95,18 +101,20 @@ PluginDescriptor describe() {
               {"reference_substep", ParamType::Number, 0.05,
                "substep of the reference flow when the system has no closed form", 1e-6, 10.0}};
   d.make_observer = [](const Parameters& p) {
-    Vec v0;
-    const auto& j = p.json("v0");
-    if (j.is_array()) {
-      v0.resize(static_cast<Eigen::Index>(j.size()));
-      for (std::size_t i = 0; i < j.size(); ++i) v0[static_cast<Eigen::Index>(i)] = j[i].get<double>();
-    }
-    const auto& by = p.json("v0_by_integrator");
-    if (!by.is_null() && !by.is_object())
-      throw InputError(p.where("v0_by_integrator"), "parameter 'v0_by_integrator' must be an object {integrator: [v0]}");
+    const auto velocity = [](const JsonCursor& c) {
+      if (c.json().is_null()) return PositionError::Given{Vec(), c.where()};
+      const std::vector<double> xs = c.numbers();
+      return PositionError::Given{Eigen::Map<const Vec>(xs.data(), static_cast<Eigen::Index>(xs.size())), c.where()};
+    };
+    const PositionError::Given v0 = velocity(json_parameter(p, "v0"));
+    const JsonCursor by = json_parameter(p, "v0_by_integrator");
+    if (!by.json().is_null() && !by.json().is_object()) by.fail("parameter 'v0_by_integrator' must be an object {integrator: [v0]}");
+    std::map<std::string, PositionError::Given> v0_by;
+    if (by.json().is_object())
+      for (const auto& [name, value] : by.json().items()) v0_by[name] = velocity(by[name]);
     const std::string column = p.string("column");
     if (column.empty()) throw InputError(p.where("column"), "parameter 'column' must not be empty");
-    return std::make_unique<PositionError>(v0, by, column, p.string("norm") == "inf", p.number("reference_substep"));
+    return std::make_unique<PositionError>(v0, v0_by, column, p.string("norm") == "inf", p.number("reference_substep"));
   };
   return d;
 }

@@ -58,7 +58,7 @@ PluginDescriptor describe() {
   d.params = {{"energy", ParamType::Number, nlohmann::json(), "the energy E of every drawn state"},
               {"position_sigma", ParamType::Number, 0.5, "standard deviation of each position component", 0.0},
               {"potential_cap", ParamType::Number, 0.8, "reject positions with V(q) >= cap * E", 0.0, 1.0},
-              {"max_tries", ParamType::Integer, 100000, "rejection-sampling limit per state", 1}};
+              {"max_tries", ParamType::Integer, 100000, "rejection-sampling limit per state (at most 10^7: a huge one runs for ever)", 1, 1e7}};
   d.make_sampler = [](const Parameters& p) { return std::make_unique<ConstrainedFixedEnergy>(p); };
   return d;
 }

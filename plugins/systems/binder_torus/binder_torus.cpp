@@ -7,6 +7,7 @@
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/math/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <numbers>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -20,16 +21,17 @@ void tbb_loop(std::size_t n, void* ctx, void (*body)(void*, std::size_t, std::si
                     [&](const tbb::blocked_range<std::size_t>& r) { body(ctx, r.begin(), r.end()); });
 }
 
-Vec3 vec3(const nlohmann::json& j, const std::string& where) {
-  if (!j.is_array() || j.size() != 3) throw InputError(where, "must be an array of 3 numbers");
-  return Vec3(j[0].get<double>(), j[1].get<double>(), j[2].get<double>());
+Vec3 vec3(const JsonCursor& c) {
+  if (c.size() != 3) c.fail("must be an array of 3 numbers");
+  return Vec3(c.at(0).number(), c.at(1).number(), c.at(2).number());
 }
 
-std::vector<double> per_body(const nlohmann::json& j, std::size_t n, double fallback, const std::string& where) {
-  if (j.is_null()) return std::vector<double>(n, fallback);
-  if (j.is_number()) return std::vector<double>(n, j.get<double>());
-  if (!j.is_array() || j.size() != n) throw InputError(where, "must be a number or an array of " + std::to_string(n) + " numbers");
-  return j.get<std::vector<double>>();
+// A per-body quantity: absent (the fallback), one number for every body, or an array of n numbers.
+std::vector<double> per_body(const JsonCursor& c, std::size_t n, double fallback) {
+  if (c.json().is_null()) return std::vector<double>(n, fallback);
+  if (c.json().is_number()) return std::vector<double>(n, c.number());
+  if (!c.json().is_array() || c.size() != n) c.fail("must be a number or an array of " + std::to_string(n) + " numbers");
+  return c.numbers();
 }
 
 class BinderTorus final : public RigidBodySystem {
@@ -37,7 +39,7 @@ class BinderTorus final : public RigidBodySystem {
   explicit BinderTorus(const Parameters& p)
       : Km_(p.number("K_m")), Ka_(p.number("K_a")), Ks_(p.number("K_s")), Kpp_(p.number("K_pp")),
         Kpw_(p.number("K_pw")), wall_(p.boolean("wall")), wall_x_(p.number("wall_x")),
-        wall_n_(vec3(p.json("wall_normal"), p.where("wall_normal"))), objective_(p.string("shear") == "objective"),
+        wall_n_(vec3(json_parameter(p, "wall_normal"))), objective_(p.string("shear") == "objective"),
         skin_factor_(p.number("skin")), threshold_(static_cast<std::size_t>(p.integer("parallel_threshold"))) {
     if (p.string("geometry") == "ring") {
       // Spec §4b: Np spheres of diameter Dp = Dt sin(π/Np) on a circle of diameter Dt in the x–y
@@ -57,19 +59,32 @@ class BinderTorus final : public RigidBodySystem {
       }
       D_.assign(static_cast<std::size_t>(N), Dp);
     } else {  // custom: positions, diameters, bonds
-      const auto& pos = p.json("positions");
-      if (!pos.is_array() || pos.empty()) throw InputError(p.where("positions"), "custom geometry needs positions [[x,y,z], ...]");
-      for (std::size_t i = 0; i < pos.size(); ++i) x0_.push_back(vec3(pos[i], p.where("positions")));
-      D_ = per_body(p.json("diameters"), x0_.size(), 1.0, p.where("diameters"));
-      for (const auto& b : p.json("bonds")) bonds_.push_back({b.at(0).get<int>(), b.at(1).get<int>()});
+      const JsonCursor pos = json_parameter(p, "positions");
+      if (!pos.json().is_array() || pos.json().empty()) pos.fail("custom geometry needs positions [[x,y,z], ...]");
+      for (std::size_t i = 0; i < pos.size(); ++i) x0_.push_back(vec3(pos.at(i)));
+      D_ = per_body(json_parameter(p, "diameters"), x0_.size(), 1.0);
+      bonds_ = parse_bonds(json_parameter(p, "bonds"), x0_.size());
     }
     const std::size_t n = x0_.size();
-    m_ = per_body(p.json("masses"), n, 1.0, p.where("masses"));
-    J_ = per_body(p.json("inertias"), n, 1.0, p.where("inertias"));
-    for (auto [i, j] : bonds_)
-      if (i < 0 || j < 0 || i >= static_cast<int>(n) || j >= static_cast<int>(n) || i == j)
-        throw InputError(p.where("bonds"), "bond (" + std::to_string(i) + ", " + std::to_string(j) + ") is out of range");
+    m_ = per_body(json_parameter(p, "masses"), n, 1.0);
+    J_ = per_body(json_parameter(p, "inertias"), n, 1.0);
     Dmax_ = *std::max_element(D_.begin(), D_.end());
+  }
+
+  // Bonds [[i, j], ...] between distinct bodies 0 <= i, j < n.
+  static std::vector<std::pair<int, int>> parse_bonds(const JsonCursor& c, std::size_t n) {
+    std::vector<std::pair<int, int>> out;
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      const JsonCursor b = c.at(k);
+      if (b.size() != 2) b.fail("a bond is a pair [i, j] of body indices");
+      const long i = b.at(0).integer(), j = b.at(1).integer();
+      const auto body = [n](long x) { return x >= 0 && static_cast<std::size_t>(x) < n; };
+      if (!body(i) || !body(j) || i == j)
+        b.fail("bond (" + std::to_string(i) + ", " + std::to_string(j) + ") must join two distinct bodies of 0.." +
+               std::to_string(n - 1));
+      out.emplace_back(static_cast<int>(i), static_cast<int>(j));
+    }
+    return out;
   }
 
   int bodies() const override { return static_cast<int>(x0_.size()); }
@@ -136,7 +151,8 @@ PluginDescriptor describe() {
   const double inf = std::numeric_limits<double>::infinity();
   d.params = {
       {"geometry", ParamType::String, "ring", "ring (spec §4b) or custom (positions, diameters, bonds)", -inf, inf, {"ring", "custom"}},
-      {"n", ParamType::Integer, 80, "ring: number of spheres Np", 3},
+      // At most 10^5 spheres (the tests run 3000): memory grows with n, and a huge n is a typo.
+      {"n", ParamType::Integer, 80, "ring: number of spheres Np", 3, 1e5},
       {"Dt", ParamType::Number, 3.0, "ring: torus diameter", 0.0},
       {"gap", ParamType::Number, 0.1, "ring: initial distance between the ring and the wall (A16)"},
       {"tilt_deg", ParamType::Number, 0.0, "ring: rotation of the ring about e2 before translating (3D variant: 30)"},

@@ -9,21 +9,22 @@
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/math/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/study/json_input.hpp>
 
 namespace {
 
 using namespace dalembert;
 
-Vec3 vec3(const nlohmann::json& j, const std::string& what) {
-  if (!j.is_array() || j.size() != 3) throw Error("pendulum_3d: parameter " + what + " must be an array of 3 numbers");
-  return Vec3(j[0].get<double>(), j[1].get<double>(), j[2].get<double>());
+Vec3 vec3(const JsonCursor& c) {
+  if (!c.json().is_array() || c.size() != 3) c.fail("must be an array of 3 numbers");
+  return Vec3(c.at(0).number(), c.at(1).number(), c.at(2).number());
 }
 
 class Pendulum3D final : public RigidBodySystem {
  public:
   explicit Pendulum3D(const Parameters& p)
-      : m_(p.number("m")), g_(p.number("g")), J_(p.number("J")), rho0_(vec3(p.json("rho0"), "rho0")),
-        e3_(vec3(p.json("e3"), "e3")), h_ref_(p.number("reference_step")) {}
+      : m_(p.number("m")), g_(p.number("g")), J_(p.number("J")), rho0_(vec3(json_parameter(p, "rho0"))),
+        e3_(vec3(json_parameter(p, "e3"))), h_ref_(p.number("reference_step")) {}
 
   int bodies() const override { return 1; }
   bool translational() const override { return false; }

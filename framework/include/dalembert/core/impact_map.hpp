@@ -70,7 +70,9 @@ inline std::vector<ParamSpec> impact_handling_params() {
   const double inf = std::numeric_limits<double>::infinity();
   return {
       {"max_impacts_per_unit_time", ParamType::Number, 1e4,
-       "stop the run (Zeno-like) when more impacts than this happen within one unit of time", 1.0, inf},
+       "stop the run (Zeno-like) when more impacts than this happen within one unit of time (at most 10^6: the "
+       "run keeps their times)",
+       1.0, 1e6},
       {"time_tolerance", ParamType::Number, 1e-12, "uncertainty of each located impact time", 1e-16, 1e-3},
       {"locator", ParamType::String, "auto",
        "auto: the system's exact event locator if it has one; exact: require it; generic: the runner's "

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <string>
@@ -222,35 +223,50 @@ class HertzContact final : public PotentialTerm {
     return false;
   }
 
+  // Most pairs a pair list may hold: 64 per body (a packing of equal spheres has about 9 within
+  // the cut-off), at least 10^6 (bodies of unequal sizes). More means the bodies have collapsed
+  // onto each other, and the list would grow like n²/2.
+  std::size_t max_pairs() const { return std::max<std::size_t>(64 * r_.size(), 1000000); }
+
+  // No pairs, and the next evaluation rebuilds: the list never outlives a failed rebuild.
+  [[noreturn]] void fail_rebuild(const std::string& reason, double residual) {
+    pairs_.clear();
+    x_ref_.assign(r_.size(), Vec3::Constant(std::numeric_limits<double>::quiet_NaN()));
+    throw StepFailure(reason, residual);
+  }
+
   void rebuild(const Vec3* x) {
     ++rebuilds_;
     pairs_.clear();
     const double cut = 2.0 * rmax_ + skin_;  // a pair that can touch before the next rebuild
     Vec3 lo = x[0], hi = x[0];
-    for (int i = 0; i < n_; ++i) lo = lo.cwiseMin(x[i]), hi = hi.cwiseMax(x[i]), x_ref_[i] = x[i];
-    // Cell size ≥ cut, and at most ~ 4n cells in total.
-    double cell = cut;
-    const Vec3 ext = hi - lo;
-    if (!ext.allFinite() || ext.maxCoeff() > 1e12 * cut)  // a blown-up run: no grid can hold it
-      throw StepFailure("contact neighbour search: positions are non-finite or spread over " +
-                            std::to_string(ext.maxCoeff()) + " (the run blew up; reduce h)",
-                        ext.maxCoeff());
-    auto cells_for = [&](double c) {
-      return Eigen::Vector3i(static_cast<int>(ext.x() / c) + 1, static_cast<int>(ext.y() / c) + 1,
-                             static_cast<int>(ext.z() / c) + 1);
-    };
-    Eigen::Vector3i nc = cells_for(cell);
-    while (static_cast<double>(nc.x()) * nc.y() * nc.z() > 4.0 * n_ + 64) {
-      cell *= 1.5;
-      nc = cells_for(cell);
+    bool finite = true;
+    for (int i = 0; i < n_; ++i) {
+      finite = finite && x[i].allFinite();  // min/max would skip a NaN
+      lo = lo.cwiseMin(x[i]), hi = hi.cwiseMax(x[i]), x_ref_[i] = x[i];
     }
+    const Vec3 ext = hi - lo;
+    if (!finite || !ext.allFinite() || ext.maxCoeff() > 1e12 * cut)  // a blown-up run: no grid can hold it
+      fail_rebuild("contact neighbour search: positions are non-finite or spread over " +
+                       number_text(ext.maxCoeff(), "%.3g") + " (the run blew up; reduce h)",
+                   ext.maxCoeff());
+    // Cell size ≥ cut, and at most ~ 4n cells in total. Counted in double: ext/cut reaches 10^12,
+    // beyond an int.
+    double cell = cut;
+    auto cells_for = [&](double c) { return Eigen::Vector3d((ext / c).array().floor() + 1.0); };
+    Eigen::Vector3d ncd = cells_for(cell);
+    while (ncd.prod() > 4.0 * n_ + 64) {
+      cell *= 1.5;
+      ncd = cells_for(cell);
+    }
+    const Eigen::Vector3i nc = ncd.cast<int>();
     const std::size_t ncell = static_cast<std::size_t>(nc.x()) * nc.y() * nc.z();
     head_.assign(ncell, -1);
     next_.assign(static_cast<std::size_t>(n_), -1);
     cell_of_.resize(static_cast<std::size_t>(n_));
     auto coord = [&](const Vec3& p) {
       Eigen::Vector3i c;
-      for (int a = 0; a < 3; ++a) c[a] = std::min(nc[a] - 1, static_cast<int>((p[a] - lo[a]) / cell));
+      for (int a = 0; a < 3; ++a) c[a] = static_cast<int>(std::min<double>(nc[a] - 1, std::floor((p[a] - lo[a]) / cell)));
       return c;
     };
     for (int i = n_ - 1; i >= 0; --i) {  // reverse, so each cell lists its bodies in increasing order
@@ -272,7 +288,13 @@ class HertzContact final : public PotentialTerm {
             for (int j = head_[id]; j >= 0; j = next_[j]) {
               if (j <= i) continue;
               const double cutij = r_[i] + r_[j] + skin_;
-              if ((x[i] - x[j]).squaredNorm() < std::min(cut2, cutij * cutij)) pairs_.emplace_back(i, j);
+              if (!((x[i] - x[j]).squaredNorm() < std::min(cut2, cutij * cutij))) continue;
+              if (pairs_.size() == max_pairs())
+                fail_rebuild("contact neighbour search: more than " + std::to_string(max_pairs()) + " pairs of " +
+                                 std::to_string(n_) + " bodies within the cut-off " + number_text(cut, "%.3g") +
+                                 " (the bodies collapsed onto each other: the run blew up; reduce h)",
+                             static_cast<double>(pairs_.size()));
+              pairs_.emplace_back(i, j);
             }
           }
     }

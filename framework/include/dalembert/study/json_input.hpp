@@ -7,6 +7,8 @@
 
 namespace dalembert {
 
+class Parameters;
+
 /// Study files are small (the largest shipped one is 13 kB); a limit keeps a stray multi-gigabyte
 /// file (or /dev/zero) from being read into memory: 16 MiB bounds the parsed value to a few
 /// hundred MB even for the densest text ("[0,0,0,...").
@@ -27,10 +29,17 @@ std::string printable(const std::string& s);
 /// An object key as a JSON-pointer token ("~" -> "~0", "/" -> "~1"), printable.
 std::string json_pointer_token(const std::string& key);
 
+/// `j` as compact JSON text, cut to at most `max_chars` (ending "...") for a one-line message.
+std::string json_excerpt(const nlohmann::json& j, std::size_t max_chars = 80);
+
 /// A JSON value together with where it came from.
 class BOOST_SYMBOL_VISIBLE JsonCursor {
  public:
   JsonCursor(const nlohmann::json& j, std::string file, std::string path = "");
+  /// A value whose location is already known as text, e.g. a plugin's JSON parameter at
+  /// Parameters::where(name) ("FILE: /integrators/0/params/q1"): errors name `where`, followed by
+  /// the path below it ("FILE: /integrators/0/params/q1/2").
+  static JsonCursor below(const nlohmann::json& j, std::string where);
 
   /// "FILE: /json/path" — what error messages start with.
   std::string where() const;
@@ -45,7 +54,7 @@ class BOOST_SYMBOL_VISIBLE JsonCursor {
 
   double number() const;
   double finite_positive() const;  ///< a finite number > 0
-  long integer() const;
+  long integer() const;  ///< a whole number that a long holds
   bool boolean() const;
   std::string string() const;
   std::vector<double> numbers() const;  ///< an array of finite numbers
@@ -58,8 +67,15 @@ class BOOST_SYMBOL_VISIBLE JsonCursor {
 
  private:
   void expect_object() const;
+  JsonCursor child(const nlohmann::json& j, const std::string& token) const;
   const nlohmann::json* j_;
   std::string file_, path_;
+  bool below_ = false;  // file_ is a whole location (below()): where() = file_ + path_
 };
+
+/// A plugin's JSON parameter `name` with its location (Parameters::where): a wrong value inside
+/// it is an InputError naming its whole path and the expected type, e.g.
+/// "FILE: /integrators/0/params/q1/2 = \"x\": expected a number".
+BOOST_SYMBOL_VISIBLE JsonCursor json_parameter(const Parameters& p, const std::string& name);
 
 }  // namespace dalembert

@@ -24,6 +24,9 @@ struct RunUnit {
 /// The unit of a study that is not a sweep: its plan's tasks and its reference runs.
 RunUnit plan_unit(const Study& study, std::filesystem::path folder = {});
 
+/// The task as messages name it: "FILE: /integrators/0 [label, h = 0.1, member 3]".
+std::string task_name(const RunUnit& unit, const Task& task);
+
 /// Runs one task of `unit`: its own plugin instances, its trajectory CSV (if any) written into
 /// `run_folder`/unit.folder; never throws (an error is the outcome's). `steps` counts steps.
 TaskOutcome run_task(const RunUnit& unit, const Task& task, const std::filesystem::path& run_folder,

@@ -43,6 +43,15 @@ struct StudyPlan {
 /// constraints: 1e-12 (1 + |v|∞). A study's initial state and `dalembert check --state` are held to it.
 BOOST_SYMBOL_VISIBLE double constraint_tolerance(const State& s);
 
+/// A registry that searches the study's plugin_paths first.
+BOOST_SYMBOL_VISIBLE std::unique_ptr<Registry> study_registry(const Study& study);
+
+/// Constructs every plugin instance the runs of `studies` make (system, integrators, reference,
+/// observers, sampler, impact map) with their parameters in one probe process (plugin/probe.hpp):
+/// a constructor that crashes is a PluginError naming plugin, file and parameters. plan_study
+/// calls it; a sweep first for all its cells at once.
+BOOST_SYMBOL_VISIBLE void probe_study_plugins(const Registry& registry, const std::vector<const Study*>& studies);
+
 /// Checks `study` and lists its tasks; an InputError naming the file, JSON path and value of the
 /// first problem. Not for sweeps (see plan_sweep, which plans each of its cells).
 BOOST_SYMBOL_VISIBLE StudyPlan plan_study(const Study& study);
