@@ -51,6 +51,7 @@ and the index is rewritten after each figure: a plotter stopped part-way (the ru
 leaves whole figures, indexed, and .partial files that the runner removes.
 """
 import csv
+import errno
 import json
 import math
 import os
@@ -1011,6 +1012,9 @@ class FiguresFolder:
     def write_whole(self, name, write, mode="w", newline=None):
         """figures/NAME written as NAME.partial by write(file), then renamed: whole at every moment
         (a plotter killed at its time limit leaves only whole files)."""
+        if os.path.islink(os.path.join(self.path, name)):  # a rename would delete a link we did not make
+            raise OSError(errno.EEXIST, f"figures/{name} is a symbolic link: not replaced "
+                                        "(a run folder holds no links)")
         with self.open(name + ".partial", mode, newline=newline) as out:
             write(out)
         os.replace(name + ".partial", name, src_dir_fd=self.fd, dst_dir_fd=self.fd)

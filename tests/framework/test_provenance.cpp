@@ -106,9 +106,11 @@ TEST_CASE("describe shows the SHA-256 of the plugin file and of libdalembert", "
   REQUIRE(r.status == 0);
   const fs::path plugin = fs::path(DALEMBERT_BINARY_DIR) / "lib" / "dalembert" / "plugins" / "dalembert_integrator_rk4.so";
   CHECK(r.out.find("  sha256: " + sha256sum(plugin) + "\n") != std::string::npos);
-  const auto at = r.out.find("  framework: ");
+  const std::string label = "  framework library: ";
+  const auto at = r.out.find(label);
   REQUIRE(at != std::string::npos);
-  const std::string library = r.out.substr(at + 13, r.out.find('\n', at) - at - 13);
+  const auto from = at + label.size();
+  const std::string library = r.out.substr(from, r.out.find('\n', from) - from);
   CHECK(r.out.find("  framework sha256: " + sha256sum(library) + "\n") != std::string::npos);
 }
 

@@ -29,22 +29,6 @@ RAW_TEXTS = ["[json.exception", "vector::", "max_size()", "basic_string", "std::
              "stoi", "stod", "pybind11", "nlohmann"]
 
 
-# Cases that fail for defects other parts of issue 26 fix in the C++ parameter layer. While they
-# fail, and nothing else does, their group is an expected failure naming them.
-ELSEWHERE = {
-    "integer parameters range-checked as integers in the C++ parameter layer (issue 26 item 8, "
-    "crashes: binder_torus n = 1e19)": [
-        *[f"system(binder_torus n={n})" for n in ("1e19", "2**63", "2**64", "1e300", "4294967299", "4294967376")],
-        "run(study(system={'plugin': 'binder_torus', )",
-        *[f"system binder_torus {p}={n}" for p in ("n", "parallel_threshold") for n in ("1e19", "2**63", "2**64", "1e300")],
-    ],
-    "a wrong type inside a JSON-valued parameter gives nlohmann's raw text (issue 26 item 8, messages)": [
-        "integrator dla q1=nested(60)", "integrator mla q1=nested(60)", "observer position_error v0=nested(60)",
-        *[f"observer constraint_spaces dependent={v}" for v in ("nested(60)", "[1e300] * 3", "[-1] * 3")],
-    ],
-}
-
-
 def run_worker(cases, timeout):
     """Runs `cases` in one worker. Returns ({index: outcome event}, index of the case it stopped in
     or None, how it stopped (None: it finished), the tail of its stderr)."""
@@ -137,10 +121,5 @@ def test_fuzz(dalembert, group):
     cases = fuzz_cases.group(group, dalembert)
     assert cases
     failed = fuzz(cases)
-    known = {name: reason for reason, names in ELSEWHERE.items() for name in names}
-    ours = {name: why for name, why in failed.items() if name not in known}
-    assert not ours, f"{len(ours)} of {len(cases)} cases of group {group} failed:\n" + "\n".join(
-        f"  {name}: {why}" for name, why in ours.items())
-    if failed:
-        pytest.xfail(f"{len(failed)} cases fail for defects fixed elsewhere: " + "; ".join(
-            f"{name} ({known[name]})" for name in failed))
+    assert not failed, f"{len(failed)} of {len(cases)} cases of group {group} failed:\n" + "\n".join(
+        f"  {name}: {why}" for name, why in failed.items())
