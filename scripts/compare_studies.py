@@ -2,6 +2,7 @@
 """Runs every bundled study with two builds of dalembert and compares what they write, file by file.
 
 usage: scripts/compare_studies.py OLD_ROOT NEW_ROOT [--studies GLOB ...] [--out DIR] [--threads N]
+                                  [--old-runs DIR]
 
 OLD_ROOT and NEW_ROOT are source trees, each built (OLD_ROOT/build/bin/dalembert). Each build runs
 the studies of its own tree (studies/*/*.json, or the GLOBs, relative to the tree); a study found in
@@ -9,6 +10,9 @@ only one tree is listed, not compared. Every data file (CSV, .npy, claims) must 
 manifest.json is compared as JSON without what says when, where and with which build it ran
 (wall times, threads, execution, the dalembert and plugin provenance) and without the file sizes
 of figures; report.md and figures/ are not compared (they quote the same numbers as the data).
+
+--old-runs DIR keeps the old build's runs in DIR and reuses those already there (a baseline run
+once, compared against many new builds); the new runs go to --out or a temporary folder.
 
 Prints one line per study (identical / differs: the files and, for CSV, the largest absolute and
 relative change of any number with the column it is in) and exits 1 when any study differs, so
@@ -95,6 +99,7 @@ def main():
     ap.add_argument("--studies", nargs="+", default=["studies/*/*.json"])
     ap.add_argument("--out", type=pathlib.Path, help="keep the runs here (default: a temporary folder)")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--old-runs", type=pathlib.Path, help="the old build's runs: reused when there, else kept there")
     args = ap.parse_args()
     old, new = args.old.resolve(), args.new.resolve()
     s_old, s_new = studies_of(old, args.studies), studies_of(new, args.studies)
@@ -103,17 +108,29 @@ def main():
     with tempfile.TemporaryDirectory(prefix="dalembert-compare-") as tmp:
         base = args.out.resolve() if args.out else pathlib.Path(tmp)
         differing = 0
+        if args.old_runs:
+            args.old_runs.mkdir(parents=True, exist_ok=True)
         for s in sorted(s_old & s_new):
             tag = s.replace("/", "__").removesuffix(".json")
-            (ca, ea), (cb, eb) = (run(root, s, base / side / tag, args.threads)
-                                  for root, side in ((old, "old"), (new, "new")))
+            old_run = (args.old_runs.resolve() if args.old_runs else base / "old") / tag
+            new_run = base / "new" / tag
+            status = old_run.with_name(tag + ".exit")  # the old run's exit status, kept beside it
+            if args.old_runs and status.exists():
+                ca, ea = int(status.read_text()), []
+            else:
+                ca, ea = run(old, s, old_run, args.threads)
+                if args.old_runs:
+                    status.write_text(f"{ca}\n")
+            cb, eb = run(new, s, new_run, args.threads)
             if ca != cb or ca not in (0, 3):
                 print(f"{s}: exit {ca} (old) / {cb} (new) {ea + eb}")
                 differing += ca != cb
                 continue
-            diffs = compare_folders(base / "old" / tag, base / "new" / tag)
+            diffs = compare_folders(old_run, new_run)
             differing += bool(diffs)
             print(f"{s}: " + ("identical" if not diffs else "differs\n    " + "\n    ".join(diffs)), flush=True)
+        compared = len(s_old & s_new)
+        print(f"{compared} studies compared: " + (f"{differing} differ" if differing else "every one identical"))
         sys.exit(1 if differing else 0)
 
 
