@@ -6,7 +6,6 @@ install(TARGETS dalembert EXPORT dalembertTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS dalembert_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS dalembert_probe_plugin RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR}/dalembert)
-install(PROGRAMS framework/app/dalembert_plot.py DESTINATION ${CMAKE_INSTALL_DATADIR}/dalembert)
 install(EXPORT dalembertTargets NAMESPACE dalembert:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dalembert)
 configure_package_config_file(cmake/dalembertConfig.cmake.in
   "${CMAKE_CURRENT_BINARY_DIR}/dalembertConfig.cmake"

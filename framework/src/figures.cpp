@@ -1,7 +1,6 @@
-// Figures of a run folder: the plotting script (python3 + matplotlib) started with an argument
-// vector, its failures named figure by figure, the figures indexed in the manifest.
+// Figures of a run folder: the plotting program (dalembert/plot.py: python3 + matplotlib) started
+// with an argument vector, its failures named figure by figure, the figures indexed in the manifest.
 #include <algorithm>
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <cstring>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/figure_schema.hpp>
 #include <dalembert/study/process.hpp>
 #include <dalembert/study/runner.hpp>
 #include <fstream>
@@ -19,12 +19,11 @@ using nlohmann::json;
 
 namespace dalembert {
 
+// The module dalembert.plot of the package found by python_package_root(), started as a file: it
+// then imports itself from its package (never from the current folder).
 fs::path plot_script() {
   if (const char* env = std::getenv("DALEMBERT_PLOT_SCRIPT")) return env;
-  const fs::path libdir = fs::path(boost::dll::this_line_location()).parent_path();
-  const fs::path installed = libdir.parent_path() / "share" / "dalembert" / "dalembert_plot.py";
-  if (fs::exists(installed)) return installed;
-  return DALEMBERT_SOURCE_PLOT_SCRIPT;
+  return python_package_root() / "dalembert" / "plot.py";
 }
 
 // Debian's interpreter first: python3-matplotlib installs there, whatever else is on PATH.
@@ -110,9 +109,13 @@ std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
   // An argument vector, never a shell: a quote in a study name or a folder stays a quote.
   const double timeout = figure_timeout();
   const MatplotlibFolder matplotlib;
+  // No bytecode cache written beside the package (the source tree, an installed prefix): a run
+  // writes into its own folder only.
+  std::vector<std::string> environment = matplotlib.environment();
+  environment.push_back("PYTHONDONTWRITEBYTECODE=1");
   ProcessResult r;
   try {
-    r = run_process({python_interpreter(), script.string(), folder.string()}, {timeout, matplotlib.environment()});
+    r = run_process({python_interpreter(), script.string(), folder.string()}, {timeout, environment});
   } catch (const Error& e) {
     throw Error(std::string(e.what()) + " (figures need python3 with matplotlib: apt-get install python3-matplotlib)");
   }

@@ -11,9 +11,11 @@
     gni.step(s, 0.15); sleigh.energy(s)
     df = dalembert.simulate(sleigh, gni, s, 0.15, 15, observers=["energy_error"])
 
-``load`` and ``Run`` are pure Python; everything else needs the compiled module ``_dalembert``.
-Framework errors arrive as ``dalembert.Error`` (bad input: ``dalembert.InputError``), carrying the
-one-line message the command line prints after "error: ".
+``load`` and ``Run`` are pure Python (with pandas), and so are ``dalembert.run_folder`` (the reader
+of a run folder they share with the plotting program) and ``dalembert.plot`` (the plotting program
+``dalembert plot`` starts, with matplotlib); everything else needs the compiled module
+``_dalembert``. Framework errors arrive as ``dalembert.Error`` (bad input: ``dalembert.InputError``),
+carrying the one-line message the command line prints after "error: ".
 """
 from .load import Run, load
 

@@ -1,90 +1,63 @@
-"""Reading a run folder (pure Python: needs only pandas, not the compiled module).
+"""Reading a run folder into pandas (pure Python: needs pandas, not the compiled module).
 
-A run folder is what ``dalembert run`` writes: ``manifest.json`` and the CSV files it lists in
-``manifest["files"]`` (each with ``path``, ``kind`` and, per integrator, ``label``). Files are
-found through that list only, never by their names. Trajectories of a study with
-``"record_format": "npy"`` are NumPy ``.npy`` files (entries with ``"format": "npy"``), read into the
-same DataFrames.
+A run folder is what ``dalembert run`` writes: ``manifest.json`` and the tables it lists in
+``manifest["files"]``. The folder is read by ``dalembert.run_folder`` (the reader the plotting
+program uses too): files are found through that list only, never by their names; trajectories of
+a study with ``"record_format": "npy"`` are NumPy ``.npy`` files, read into the same DataFrames.
 """
-import json
-import pathlib
-
-import pandas as pd
+from .run_folder import RunFolder, is_npy, read_npy
 
 __all__ = ["Run", "load"]
 
 
-def _read_csv(path):
+class _Pandas:
+    """pandas, imported when a table is first read: ``import dalembert`` (e.g. by the plotting
+    program, dalembert.plot) does not pay for it."""
+
+    def __getattr__(self, name):
+        import pandas
+        return getattr(pandas, name)
+
+
+pd = _Pandas()
+
+
+def _read_table(path, entry):
+    if is_npy(path, entry):  # a structured array with one float64 field per column
+        return pd.DataFrame(read_npy(path))
     # The framework writes the shortest text that reads back as the same double; pandas' default
     # parser may be one unit in the last place off, its round-trip parser is exact.
     return pd.read_csv(path, float_precision="round_trip")
 
 
-def _read_npy(path):
-    # A structured array with one float64 field per column: the DataFrame read_csv gives.
-    import numpy as np
-    try:  # numpy >= 1.24 refuses headers above 10000 bytes (~400 columns) unless told
-        data = np.load(path, max_header_size=1 << 24)
-    except TypeError:
-        data = np.load(path)
-    return pd.DataFrame(data)
-
-
-def _read_table(path, entry):
-    npy = entry.get("format") == "npy" or path.suffix == ".npy"
-    return _read_npy(path) if npy else _read_csv(path)
-
-
-class Run:
+class Run(RunFolder):
     """A finished run folder: the manifest as a dict and its tables as pandas DataFrames.
 
     Tables are read when first asked for, then kept.
     """
 
     def __init__(self, folder):
-        self.folder = pathlib.Path(folder)
-        manifest = self.folder / "manifest.json"
-        if not manifest.is_file():
-            raise FileNotFoundError(f"{self.folder}: not a run folder (it has no manifest.json)")
-        with open(manifest) as f:
-            self.manifest = json.load(f)
+        super().__init__(folder)
         self._cache = {}
 
     def __repr__(self):
         return f"Run({str(self.folder)!r}, {self.kind} study {self.name!r})"
 
-    # ---- what the run was ------------------------------------------------------------------
-    @property
-    def name(self):
-        return self.manifest["study"]["name"]
-
-    @property
-    def kind(self):
-        return self.manifest["study"]["kind"]
-
-    @property
-    def study(self):
-        """The study as it ran, every default filled in (a dict)."""
-        return self.manifest["study"]
-
+    # ---- what the run was (name, kind, study: RunFolder) -------------------------------------
     @property
     def files(self):
         """manifest["files"] as a DataFrame (path, kind, label, ...)."""
         return pd.DataFrame(self.manifest.get("files", []))
 
-    def _files(self, kind, label=None):
-        return [f for f in self.manifest.get("files", [])
-                if f.get("kind") == kind and (label is None or f.get("label") == label)]
-
     def _table(self, entry):
         path = entry["path"]
         if path not in self._cache:
-            self._cache[path] = _read_table(self.folder / path, entry)
+            self._cache[path] = _read_table(self.path(entry), entry)
         return self._cache[path]
 
     def _by_label(self, kind):
         out = {}
-        for f in self._files(kind):
+        for f in self.entries(kind):
             out[f.get("label", f["path"])] = self._table(f)
         return out
 
@@ -116,9 +89,9 @@ class Run:
 
     def trajectory(self, label, h=None):
         """The trajectory of integrator `label` (and step size h, if the label ran at several)."""
-        found = [f for f in self._files("trajectory", label) if h is None or f.get("h") == h]
+        found = [f for f in self.entries("trajectory", label) if h is None or f.get("h") == h]
         if not found:
-            labels = sorted({f.get("label") for f in self._files("trajectory")})
+            labels = sorted({f.get("label") for f in self.entries("trajectory")})
             raise KeyError(f"no trajectory labelled {label!r}" + ("" if h is None else f" at h = {h}") +
                            f" in {self.folder} (labels: {', '.join(labels) or 'none'})")
         if len(found) > 1:
@@ -129,7 +102,7 @@ class Run:
     @property
     def convergence(self):
         """The convergence table (convergence.csv): label, h, steps, errors."""
-        found = self._files("convergence")
+        found = self.entries("convergence")
         return self._table(found[0]) if found else pd.DataFrame()
 
     @property
@@ -168,7 +141,7 @@ class Run:
     def member_summaries(self):
         """One row per (label, member): the member's summaries. From the files of kind
         "ensemble_summaries" when the run wrote them, else from the member tasks of the manifest."""
-        files = self._files("ensemble_summaries")
+        files = self.entries("ensemble_summaries")
         if files:
             frames = []
             for f in files:
@@ -199,7 +172,7 @@ class Run:
     @property
     def sweep(self):
         """The sweep table (sweep.csv): one row per cell and integrator."""
-        found = self._files("sweep")
+        found = self.entries("sweep")
         return self._table(found[0]) if found else pd.DataFrame()
 
     @property

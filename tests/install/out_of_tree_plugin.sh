@@ -12,6 +12,9 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 plugins_dir=$(dirname "$(find "$work/prefix" -name 'dalembert_system_knife_edge.so' | head -1)")
 grep -q "knife" "$plugins_dir/dalembert_system_knife_edge.README.md"
 test -f "$plugins_dir/dalembert_integrator_rk4.README.md"
+# The pure-Python package (plotting program, figure schema) is installed with every build.
+test -f "$work/prefix/lib/python3/dist-packages/dalembert/plot.py"
+test -f "$work/prefix/lib/python3/dist-packages/dalembert/figure_types.json"
 
 # No CMAKE_BUILD_TYPE: the package config makes it Release (optimised plugins).
 cmake -S "$src/examples/out_of_tree_plugin" -B "$work/plugin" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null

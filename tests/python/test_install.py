@@ -33,3 +33,37 @@ def test_installed_package_runs_with_the_installed_plugins(dalembert, tmp_path):
         assert pathlib.Path(f).resolve().is_relative_to(prefix.resolve()), f
     here = dalembert.run(study)
     assert got["summary"] == [t["summary"] for t in here.manifest["tasks"]]
+
+
+def test_installed_cli_validates_and_draws_with_the_installed_package(tmp_path):
+    """The installed CLI finds the plotting program and the figure schema in the installed package
+    (not in the source tree): a figure type taken out of the installed schema is refused by the
+    installed validator and by the installed plotter."""
+    build = pathlib.Path(os.environ.get("DALEMBERT_BINARY_DIR", SOURCE / "build"))
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", str(build), "--prefix", str(prefix)], check=True, capture_output=True)
+    package = prefix / "lib" / "python3" / "dist-packages" / "dalembert"
+    for name in ("plot.py", "run_folder.py", "figure_types.json"):
+        assert (package / name).is_file(), name
+    cli = prefix / "bin" / "dalembert"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DALEMBERT_PLUGIN_PATH", "DALEMBERT_PLOT_SCRIPT")}
+    env["MPLCONFIGDIR"] = str(tmp_path / "mpl")
+    study = json.loads((SOURCE / "studies" / "newmark" / "fig1_particle.json").read_text())
+    study.pop("claims", None)
+    study.update(T=2, observers=["trajectory", "energy_error"],
+                 figures=[{"name": "plane", "type": "path", "x": "x", "y": "y"}])
+    path = tmp_path / "study.json"
+    path.write_text(json.dumps(study))
+    subprocess.run([str(cli), "run", str(path), "--out", str(tmp_path / "run"), "--quiet"], env=env, check=True,
+                   capture_output=True)
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["figures_status"] == "ok"
+    assert (tmp_path / "run" / "figures" / "plane.png").stat().st_size > 0
+
+    schema = json.loads((package / "figure_types.json").read_text())
+    del schema["types"]["path"]
+    (package / "figure_types.json").write_text(json.dumps(schema))
+    r = subprocess.run([str(cli), "run", str(path), "--out", str(tmp_path / "run2"), "--quiet"], env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "/figures/0/type" in r.stderr and "not a figure type" in r.stderr, r.stderr
+    r = subprocess.run([str(cli), "plot", str(tmp_path / "run")], env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and "figure plane: ValueError: unknown figure type 'path'" in r.stderr, r.stderr

@@ -36,7 +36,7 @@ struct RunReport {
 
 BOOST_SYMBOL_VISIBLE RunReport run_study(const Study& study, const RunOptions& options = {});
 
-/// The plotting script: $DALEMBERT_PLOT_SCRIPT, the installed copy, or the source tree's.
+/// The plotting program: $DALEMBERT_PLOT_SCRIPT, else dalembert/plot.py of python_package_root().
 BOOST_SYMBOL_VISIBLE std::filesystem::path plot_script();
 
 /// Draws the figures into a staged run folder when `draw`, indexing them in the manifest and

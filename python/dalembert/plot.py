@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Draw the figures a dalembert study asks for, from its run folder.
 
-usage: dalembert_plot.py RUN_FOLDER
+usage: python3 -m dalembert.plot RUN_FOLDER   (or python3 .../dalembert/plot.py RUN_FOLDER, as
+       `dalembert plot` and `dalembert run` start it)
 
-Reads RUN_FOLDER/manifest.json (the study as run, its tasks and files) and the tidy CSV files it
-indexes (trajectories of a study with "record_format": "npy" are .npy files, read with numpy), and
+Reads the run folder through dalembert.run_folder (the reader dalembert.load uses too):
+RUN_FOLDER/manifest.json (the study as run, its tasks and files) and the tables it indexes (tidy
+CSV files; trajectories of a study with "record_format": "npy" are .npy files, read with numpy), and
 writes RUN_FOLDER/figures/<name>.png and <name>.svg for every entry of the study's "figures" list.
-Figure types:
+Needs matplotlib, not pandas nor the compiled module.
+
+The figure types, their keys with their value kinds and their panels' keys are declared once in
+figure_types.json beside this file (the C++ validator checks a study against it before it runs);
+FIGURE_TYPES below maps each type to its drawing function. A new figure type is an entry there and
+a drawing function here. Figure types:
 
   timeseries  one curve per task: column "y" against t; "panels": [{y, logy, logx, abs, ylabel, ylim, title,
               tasks, x}, ...]
@@ -58,12 +65,19 @@ import os
 import sys
 import textwrap
 
+if __name__ == "__main__" and not __package__:  # started as a file: run as the module of its package
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # not dalembert/ itself
+    from dalembert.plot import main
+    sys.exit(main())
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 from matplotlib.mathtext import MathTextParser  # noqa: E402
+
+from .run_folder import RunFolder  # noqa: E402
 
 matplotlib.rcParams.update({
     "axes.formatter.useoffset": False,   # never "1e-15+1.875125e-5"
@@ -141,47 +155,14 @@ class Methods:
         return sorted(labels, key=lambda lab: (lab not in self.reference, self.order.index(lab)))
 
 
-def read_npy(path):
-    """A trajectory written with "record_format": "npy": a structured array, one float64 field per
-    column, as read_csv's columns."""
-    import numpy as np
-    try:  # numpy >= 1.24 refuses headers above 10000 bytes (~400 columns) unless told
-        data = np.load(path, max_header_size=1 << 24)
-    except TypeError:
-        data = np.load(path)
-    return {name: data[name].tolist() for name in data.dtype.names}
-
-
-def read_csv(path):
-    """A tidy file's columns by name (numbers as floats); a .npy trajectory through read_npy."""
-    if path.endswith(".npy"):
-        return read_npy(path)
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    header, body = rows[0], rows[1:]
-    cols = {name: [] for name in header}
-    for r in body:
-        for name, cell in zip(header, r):
-            try:
-                cols[name].append(float(cell))
-            except ValueError:
-                cols[name].append(cell)
-    return cols
-
-
 def column(data, name, where, fig):
     if name not in data:
         raise ValueError(f"column '{name}' is not in {where} (columns: {', '.join(data)})")
     return data[name]
 
 
-def files_of_kind(manifest, kind, wanted):
-    """The indexed files of one kind, restricted to the labels in `wanted` when given."""
-    return [f for f in manifest.get("files", []) if f.get("kind") == kind and (not wanted or f["label"] in wanted)]
-
-
-def task_files(manifest, wanted, methods):
-    files = files_of_kind(manifest, "trajectory", wanted)
+def task_files(run, wanted, methods):
+    files = run.entries("trajectory", wanted)
     order = methods.sorted([f["label"] for f in files])
     return sorted(files, key=lambda f: order.index(f["label"]))
 
@@ -282,16 +263,16 @@ def aliasing_warning(fig, label, y, ts, record_every):
             f"show swells that are not in the data; use a smaller record_every")
 
 
-def draw_timeseries(ax_list, folder, manifest, fig, methods, warnings):
+def draw_timeseries(ax_list, run, fig, methods, warnings):
     panels = fig.get("panels") or [fig]
-    record_every = int(manifest.get("study", {}).get("record_every", 1) or 1)
+    record_every = int(run.manifest.get("study", {}).get("record_every", 1) or 1)
     for ax, panel in zip(ax_list, panels):
         y = panel.get("y", fig.get("y"))
         spec = dict(fig, **panel) if panel is not fig else fig
-        files = task_files(manifest, panel.get("tasks", fig.get("tasks")), methods)  # a panel may restrict its tasks
+        files = task_files(run, panel.get("tasks", fig.get("tasks")), methods)  # a panel may restrict its tasks
         all_y = []
         for f in files:
-            data = read_csv(os.path.join(folder, f["path"]))
+            data = run.columns(f)
             x = panel.get("x", fig.get("x", "t"))  # e.g. "t_half": half-step quantities at t_{k+1/2}
             xs = positive(column(data, x, f["path"], fig), spec.get("logx"))
             raw = column(data, y, f["path"], fig)
@@ -349,7 +330,7 @@ INSET_CORNERS = {"upper right": (0.58, 0.58), "upper left": (0.02, 0.58), "lower
                  "lower left": (0.02, 0.02)}
 
 
-def draw_path(ax, folder, manifest, fig, methods, warnings):
+def draw_path(ax, run, fig, methods, warnings):
     # {"center": [x, y], "halfwidth": w, "loc": corner or [x0, y0], "size": s}: a zoomed inset (seed 001 Fig 2)
     inset = fig.get("inset")
     axin = None
@@ -366,8 +347,8 @@ def draw_path(ax, folder, manifest, fig, methods, warnings):
                 y0 = 0.98 - size
         axin = ax.inset_axes([x0, y0, size, size])
     curves = []
-    for f in task_files(manifest, fig.get("tasks"), methods):
-        data = read_csv(os.path.join(folder, f["path"]))
+    for f in task_files(run, fig.get("tasks"), methods):
+        data = run.columns(f)
         xs = positive(column(data, fig["x"], f["path"], fig), fig.get("logx"))
         ys = positive(column(data, fig["y"], f["path"], fig), fig.get("logy"))
         ax.plot(xs, ys, label=methods.name(f["label"]), **methods.style(f["label"], len(xs)))
@@ -388,10 +369,10 @@ def draw_path(ax, folder, manifest, fig, methods, warnings):
     finish_plane(ax, fig, 8, legend_loc)
 
 
-def draw_convergence(ax, folder, manifest, fig, methods, warnings):
+def draw_convergence(ax, run, fig, methods, warnings):
     y = fig.get("y", "error_qv")
-    data = read_csv(os.path.join(folder, "convergence.csv"))
-    fitted = {c["label"]: c for c in manifest.get("convergence", [])}
+    data = run.columns(run.entry("convergence"))
+    fitted = {c["label"]: c for c in run.manifest.get("convergence", [])}
     labels = []
     for lab in column(data, "label", "convergence.csv", fig):
         if lab not in labels:
@@ -412,12 +393,12 @@ def draw_convergence(ax, folder, manifest, fig, methods, warnings):
     legend(ax, fontsize=7)
 
 
-def draw_work_precision(ax, folder, manifest, fig, methods, warnings):
+def draw_work_precision(ax, run, fig, methods, warnings):
     """Work-precision diagram (DiffEqDevTools' WorkPrecisionSet): for each integrator, the error
     at T ("y", default error_qv) against the median CPU time of the timed runs at each h, log-log,
     the min-max spread of the times as horizontal bars; better methods lie lower left."""
     y = fig.get("y", "error_qv")
-    data = read_csv(os.path.join(folder, "work_precision.csv"))
+    data = run.columns(run.entry("work_precision"))
     labels = []
     for lab in column(data, "label", "work_precision.csv", fig):
         if lab not in labels:
@@ -448,10 +429,10 @@ def step_ticks(ax, hs):
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
 
 
-def draw_member_snapshots(ax, folder, manifest, fig, methods):
+def draw_member_snapshots(ax, run, fig, methods):
     """Every member's point (x, y) at each of the chosen times, one colour per time."""
-    for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
-        data = read_csv(os.path.join(folder, f["path"]))
+    for f in run.entries("ensemble_members", fig.get("tasks")):
+        data = run.columns(f)
         for want in fig["times"]:
             idx = [i for i, t in enumerate(data["t"]) if abs(t - want) < 1e-9 * max(1.0, abs(want))]
             ax.plot([column(data, fig["x"], f["path"], fig)[i] for i in idx],
@@ -460,12 +441,12 @@ def draw_member_snapshots(ax, folder, manifest, fig, methods):
     finish_plane(ax, fig, 7)
 
 
-def draw_members(ax, folder, manifest, fig, methods, warnings):
+def draw_members(ax, run, fig, methods, warnings):
     if "times" in fig:
-        return draw_member_snapshots(ax, folder, manifest, fig, methods)
+        return draw_member_snapshots(ax, run, fig, methods)
     y = fig["y"]
-    for f in files_of_kind(manifest, "ensemble_members", fig.get("tasks")):
-        data = read_csv(os.path.join(folder, f["path"]))
+    for f in run.entries("ensemble_members", fig.get("tasks")):
+        data = run.columns(f)
         ys = transform(column(data, y, f["path"], fig), fig)
         xs = positive(data["t"], fig.get("logx"))
         members = sorted(set(data["member"]))
@@ -479,11 +460,11 @@ def draw_members(ax, folder, manifest, fig, methods, warnings):
     ax.set_ylabel(fig.get("ylabel", y))
 
 
-def draw_ensemble(ax, folder, manifest, fig, methods, warnings):
-    files = files_of_kind(manifest, "ensemble_statistics", fig.get("tasks"))
+def draw_ensemble(ax, run, fig, methods, warnings):
+    files = run.entries("ensemble_statistics", fig.get("tasks"))
     order = methods.sorted([f["label"] for f in files])
     for f in sorted(files, key=lambda f: order.index(f["label"])):
-        data = read_csv(os.path.join(folder, f["path"]))
+        data = run.columns(f)
         xs = positive(data["t"], fig.get("logx"))
         kw = methods.style(f["label"], len(xs))
         if fig.get("band"):
@@ -501,8 +482,8 @@ def draw_ensemble(ax, folder, manifest, fig, methods, warnings):
     legend(ax, fontsize=8)
 
 
-def draw_sweep(ax, folder, manifest, fig, methods, warnings):
-    data = read_csv(os.path.join(folder, "sweep.csv"))
+def draw_sweep(ax, run, fig, methods, warnings):
+    data = run.columns(run.entry("sweep"))
     x, y, series = fig["x"], fig["y"], fig.get("series")
     for key in (x, y) + ((series,) if series else ()):
         column(data, key, "sweep.csv", fig)
@@ -556,10 +537,10 @@ def evenly_spaced(values, log):
     return max(d) - min(d) <= 1e-6 * max(abs(v) for v in d)
 
 
-def draw_heatmap(ax, folder, manifest, fig, methods, warnings):
+def draw_heatmap(ax, run, fig, methods, warnings):
     """Cells at the grid of axis values; an axis is categorical (one equal cell per value, ticks
     labelled with the values) unless its values are numbers evenly spaced (in log if logx/logy)."""
-    data = read_csv(os.path.join(folder, "sweep.csv"))
+    data = run.columns(run.entry("sweep"))
     x, y, v = fig["x"], fig["y"], fig["value"]
     for key in (x, y, v):
         column(data, key, "sweep.csv", fig)
@@ -596,17 +577,17 @@ def fitted_slope(hs, es):
     return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
 
 
-def draw_summary(ax, folder, manifest, fig, methods, warnings):
+def draw_summary(ax, run, fig, methods, warnings):
     key, fit = fig["y"], int(fig.get("fit", 1000))
     groups = []
-    for t in manifest["tasks"]:
+    for t in run.manifest["tasks"]:
         g = t["label"].split("_")[0]
         if g not in groups:
             groups.append(g)
-    if not any(key in t.get("summary", {}) for t in manifest["tasks"]):
-        raise ValueError(f"no task has the summary '{key}' (summaries: {', '.join(sorted(manifest['tasks'][0].get('summary', {})))})")
+    if not any(key in t.get("summary", {}) for t in run.manifest["tasks"]):
+        raise ValueError(f"no task has the summary '{key}' (summaries: {', '.join(sorted(run.manifest['tasks'][0].get('summary', {})))})")
     for n, g in enumerate(groups):
-        pts = sorted((abs(t["h"]), t["summary"][key]) for t in manifest["tasks"]
+        pts = sorted((abs(t["h"]), t["summary"][key]) for t in run.manifest["tasks"]
                      if t["label"].split("_")[0] == g and key in t.get("summary", {}) and t["summary"][key] is not None)
         pts = [p for p in pts if p[1] > 0]
         if not pts:
@@ -616,19 +597,19 @@ def draw_summary(ax, folder, manifest, fig, methods, warnings):
         kw = {"color": PALETTE[n % len(PALETTE)], "linestyle": LINESTYLES[n % len(LINESTYLES)],
               "marker": MARKERS[n % len(MARKERS)], "markersize": 4, "markerfacecolor": "none"}
         ax.loglog(hs, es, label=text, **kw)
-    step_ticks(ax, [abs(t["h"]) for t in manifest["tasks"]])
+    step_ticks(ax, [abs(t["h"]) for t in run.manifest["tasks"]])
     ax.set_xlabel(fig.get("xlabel", "step size h"))
     ax.set_ylabel(fig.get("ylabel", key))
     ax.grid(True, which="both", alpha=0.3)
     legend(ax, fontsize=8)
 
 
-def draw_snapshots(ax, folder, manifest, fig, methods, warnings):
-    files = task_files(manifest, fig.get("tasks"), methods)
+def draw_snapshots(ax, run, fig, methods, warnings):
+    files = task_files(run, fig.get("tasks"), methods)
     if not files:
         raise ValueError("no trajectory file to draw snapshots from")
     f = files[0]
-    data = read_csv(os.path.join(folder, f["path"]))
+    data = run.columns(f)
     n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
     if n == 0:
         raise ValueError(f"{f['path']} has no columns x_0, y_0, ... (columns: {', '.join(data)})")
@@ -655,8 +636,8 @@ def draw_snapshots(ax, folder, manifest, fig, methods, warnings):
 # A multi-panel figure declares its panels in "panels" (one entry per panel), so the panel count is
 # in the figure spec.
 
-def task_summaries(manifest, wanted):
-    return [t for t in manifest.get("tasks", []) if "summary" in t and (not wanted or t["label"] in wanted)]
+def task_summaries(run, wanted):
+    return [t for t in run.manifest.get("tasks", []) if "summary" in t and (not wanted or t["label"] in wanted)]
 
 
 def impact_records(task):
@@ -672,15 +653,15 @@ def impact_records(task):
     return out
 
 
-def draw_impact_path(folder, manifest, fig, outdir, methods):
+def draw_impact_path(run, fig, outdir, methods):
     """Path in the plane with every impact marked: the edge point that hit (x) and the penny's
     diameter back edge -> front edge at the impact (a short bar). "panels": [{"title", "xlim", "ylim",
     "zoom_from_impact": k}] — a zoom panel frames the impacts from k on (edge points, padded)."""
     panels = fig.get("panels") or [{}]
     f, axes = plt.subplots(1, len(panels), figsize=(max(6.6, 5.6 * len(panels)), 6.0), squeeze=False)
-    files = task_files(manifest, fig.get("tasks"), methods)
-    tasks = {t["label"]: t for t in task_summaries(manifest, fig.get("tasks"))}
-    data = {fl["label"]: read_csv(os.path.join(folder, fl["path"])) for fl in files}
+    files = task_files(run, fig.get("tasks"), methods)
+    tasks = {t["label"]: t for t in task_summaries(run, fig.get("tasks"))}
+    data = {fl["label"]: run.columns(fl) for fl in files}
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, panel in zip(axes[0], panels):
         for i, fl in enumerate(files):
@@ -722,12 +703,12 @@ def draw_impact_path(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_member_panels(folder, manifest, fig, outdir, methods):
+def draw_member_panels(run, fig, outdir, methods):
     """Ensemble members' points (x, y) at chosen times, one panel per time: "panels": [{"t": 5}, ...].
     Each panel's title gives the rms distance of the points from their centroid."""
     panels = fig["panels"]
     f, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 4.2), squeeze=False, sharex=True, sharey=True)
-    sets = [read_csv(os.path.join(folder, fl["path"])) for fl in files_of_kind(manifest, "ensemble_members", fig.get("tasks"))]
+    sets = [run.columns(fl) for fl in run.entries("ensemble_members", fig.get("tasks"))]
     for ax, panel in zip(axes[0], panels):
         want = panel["t"]
         xs, ys = [], []
@@ -748,10 +729,10 @@ def draw_member_panels(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_table(folder, manifest, fig, outdir, methods):
+def draw_table(run, fig, outdir, methods):
     """A table of the resolved system parameters (manifest study.system.params), written as
     NAME.md and NAME.csv next to the figures, and drawn. "rows": [{"label", "param", "unit"}]."""
-    params = manifest["study"]["system"].get("params", {})
+    params = run.manifest["study"]["system"].get("params", {})
     rows = []
     for r in fig["rows"]:
         if r["param"] not in params:
@@ -776,15 +757,15 @@ def draw_table(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_surface(folder, manifest, fig, outdir, methods):
+def draw_surface(run, fig, outdir, methods):
     """Surfaces z(x, y) over scattered points, triangulated: the rows of the ensemble members' CSV
     (or the trajectory CSVs) with t > 0. "panels": [{"z": [column, ...], "title", "zlabel", "logz"}],
     one 3-D axes per panel; several columns in a panel are overlaid (labelled by column)."""
     from matplotlib.tri import Triangulation
-    files = files_of_kind(manifest, "ensemble_members", fig.get("tasks")) or task_files(manifest, fig.get("tasks"), methods)
+    files = run.entries("ensemble_members", fig.get("tasks")) or task_files(run, fig.get("tasks"), methods)
     xs, ys, cols = [], [], {}
     for fl in files:
-        data = read_csv(os.path.join(folder, fl["path"]))
+        data = run.columns(fl)
         idx = [i for i, t in enumerate(data["t"]) if t > 0]
         xs += [data[fig["x"]][i] for i in idx]
         ys += [data[fig["y"]][i] for i in idx]
@@ -821,13 +802,13 @@ def draw_surface(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_snapshot_panels(folder, manifest, fig, outdir, methods):
+def draw_snapshot_panels(run, fig, outdir, methods):
     """One panel per time of a many-body configuration (columns x_<i>, y_<i>), in a grid of
     "columns" panels per row (default 5): "panels": [{"t": 0}, {"t": 0.1}, ...]. Optional "radius"
     (a circle per body) and "wall_x". Every panel has the same scale and size, centred on the bodies
     (the wall shows while it is in view)."""
-    f_ = task_files(manifest, fig.get("tasks"), methods)[0]
-    data = read_csv(os.path.join(folder, f_["path"]))
+    f_ = task_files(run, fig.get("tasks"), methods)[0]
+    data = run.columns(f_)
     n = sum(1 for c in data if c.startswith("x_") and c[2:].isdigit())
     panels = fig["panels"]
     ncol = min(len(panels), int(fig.get("columns", 5)))
@@ -859,14 +840,14 @@ def draw_snapshot_panels(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_overlay(folder, manifest, fig, outdir, methods):
+def draw_overlay(run, fig, outdir, methods):
     """Several columns in one axes, per task: "panels": [{"y": [column, ...], "ylabel", "logy", "labels"}]."""
     panels = fig["panels"]
     f, axes = plt.subplots(len(panels), 1, figsize=(7.5, 3.6 * len(panels) + 0.6), sharex=True, squeeze=False)
-    files = task_files(manifest, fig.get("tasks"), methods)
+    files = task_files(run, fig.get("tasks"), methods)
     for ax, panel in zip([a[0] for a in axes], panels):
         for fl in files:
-            data = read_csv(os.path.join(folder, fl["path"]))
+            data = run.columns(fl)
             for j, y in enumerate(panel["y"]):
                 if y not in data:
                     raise SystemExit(f"figure {fig['name']}: column '{y}' is not in {fl['path']}")
@@ -882,7 +863,7 @@ def draw_overlay(folder, manifest, fig, outdir, methods):
     return f
 
 
-def draw_summary_panels(folder, manifest, fig, outdir, methods):
+def draw_summary_panels(run, fig, outdir, methods):
     """Log-log of task summaries against h, one line per method (label prefix before "_"), one panel
     per entry of "panels": {"y": summary key} or {"q_error_from": "H1_norm2", "reference": label}:
     the q(t)-error (37) |‖q_h‖² − ‖q_ref‖²|^{1/2} / ‖q_ref‖ against the reference task's squared
@@ -890,11 +871,11 @@ def draw_summary_panels(folder, manifest, fig, outdir, methods):
     panels = fig["panels"]
     f, axes = plt.subplots(1, len(panels), figsize=(5.8 * len(panels), 4.8), squeeze=False)
     refs = {p.get("reference") for p in panels if p.get("reference")}
-    tasks = [t for t in manifest["tasks"] if t["label"] not in refs and "summary" in t]
+    tasks = [t for t in run.manifest["tasks"] if t["label"] not in refs and "summary" in t]
     for ax, panel in zip(axes[0], panels):
         if "q_error_from" in panel:
             key = panel["q_error_from"]
-            ref = [t for t in manifest["tasks"] if t["label"] == panel["reference"]]
+            ref = [t for t in run.manifest["tasks"] if t["label"] == panel["reference"]]
             if not ref or key not in ref[0].get("summary", {}):
                 raise SystemExit(f"figure {fig['name']}: no reference task '{panel['reference']}' with '{key}'")
             n2 = ref[0]["summary"][key]
@@ -928,11 +909,6 @@ def draw_summary_panels(folder, manifest, fig, outdir, methods):
     return f
 
 
-EXTRA_FIGURES = {"impact_path": draw_impact_path, "member_panels": draw_member_panels, "table": draw_table,
-                 "surface": draw_surface, "snapshot_panels": draw_snapshot_panels, "overlay": draw_overlay,
-                 "summary_panels": draw_summary_panels}
-
-
 def wrap_title(title, width):
     """Lines of at most `width` characters, never broken inside a $...$ mathtext span."""
     parts = title.split("$")
@@ -942,32 +918,73 @@ def wrap_title(title, width):
     return "\n".join(lines).replace(keep, " ")
 
 
-DRAW = {"path": draw_path, "convergence": draw_convergence, "work_precision": draw_work_precision, "summary": draw_summary, "snapshots": draw_snapshots,
-        "members": draw_members, "ensemble": draw_ensemble, "sweep": draw_sweep, "heatmap": draw_heatmap}
-SIZES = {"path": (6, 6), "convergence": (6.5, 5), "work_precision": (6.5, 5), "summary": (6.5, 5), "snapshots": (10, 6)}
-
-
-def draw_figure(fig, folder, manifest, outdir, methods, warnings):
-    """Draws one figure; returns its panel count."""
-    kind = fig["type"]
-    if kind == "timeseries":
-        panels = fig.get("panels") or [fig]
-        width = 9.2 if fig.get("legend") == "outside" else 7
-        f, axes = plt.subplots(len(panels), 1, figsize=(width, 2.4 * len(panels) + 0.8), sharex=True, squeeze=False)
-        draw_timeseries([a[0] for a in axes], folder, manifest, fig, methods, warnings)
-        count = len(panels)
-    elif kind in DRAW:
-        size = SIZES.get(kind, (7, 4.5))
+def on_one_axes(draw, size=(7, 4.5)):
+    """A figure type drawn on one axes of `size` inches (2.2 wider with "legend": "outside")."""
+    def build(run, fig, outdir, methods, warnings):
+        width, height = size
         if fig.get("legend") == "outside":
-            size = (size[0] + 2.2, size[1])
-        f, ax = plt.subplots(figsize=size)
-        DRAW[kind](ax, folder, manifest, fig, methods, warnings)
-        count = 1
-    elif kind in EXTRA_FIGURES:  # figure types that build their own figure (issue 15 §2)
-        f = EXTRA_FIGURES[kind](folder, manifest, fig, outdir, methods)
-        count = len(fig.get("panels") or [fig])
-    else:
+            width += 2.2
+        f, ax = plt.subplots(figsize=(width, height))
+        draw(ax, run, fig, methods, warnings)
+        return f
+    return build
+
+
+def on_own_figure(draw):
+    """A figure type that builds its own figure (its panels; issue 15 §2)."""
+    return lambda run, fig, outdir, methods, warnings: draw(run, fig, outdir, methods)
+
+
+def build_timeseries(run, fig, outdir, methods, warnings):
+    """One axes per panel, stacked, sharing the t axis."""
+    panels = fig.get("panels") or [fig]
+    width = 9.2 if fig.get("legend") == "outside" else 7
+    f, axes = plt.subplots(len(panels), 1, figsize=(width, 2.4 * len(panels) + 0.8), sharex=True, squeeze=False)
+    draw_timeseries([a[0] for a in axes], run, fig, methods, warnings)
+    return f
+
+
+# Every figure type of figure_types.json and the function that builds its matplotlib figure
+# (tests/python/test_figure_schema.py checks that the two name the same types).
+FIGURE_TYPES = {
+    "timeseries": build_timeseries,
+    "path": on_one_axes(draw_path, (6, 6)),
+    "convergence": on_one_axes(draw_convergence, (6.5, 5)),
+    "work_precision": on_one_axes(draw_work_precision, (6.5, 5)),
+    "summary": on_one_axes(draw_summary, (6.5, 5)),
+    "snapshots": on_one_axes(draw_snapshots, (10, 6)),
+    "members": on_one_axes(draw_members),
+    "ensemble": on_one_axes(draw_ensemble),
+    "sweep": on_one_axes(draw_sweep),
+    "heatmap": on_one_axes(draw_heatmap),
+    "impact_path": on_own_figure(draw_impact_path),
+    "member_panels": on_own_figure(draw_member_panels),
+    "table": on_own_figure(draw_table),
+    "surface": on_own_figure(draw_surface),
+    "snapshot_panels": on_own_figure(draw_snapshot_panels),
+    "overlay": on_own_figure(draw_overlay),
+    "summary_panels": on_own_figure(draw_summary_panels),
+}
+
+SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "figure_types.json")
+
+
+def figure_schema():
+    """The figure schema (figure_types.json): "keys" of every figure and, per type, its "needs" and
+    "panels"."""
+    with open(SCHEMA_FILE) as f:
+        return json.load(f)
+
+
+def draw_figure(fig, run, outdir, methods, warnings, schema):
+    """Draws one figure; returns its index entry (name, type, panel count, files)."""
+    kind = fig["type"]
+    if kind not in schema["types"]:
         raise ValueError(f"unknown figure type {kind!r}")
+    if kind not in FIGURE_TYPES:
+        raise ValueError(f"figure type {kind!r} has no drawing function (dalembert.plot.FIGURE_TYPES)")
+    f = FIGURE_TYPES[kind](run, fig, outdir, methods, warnings)
+    count = len(fig.get("panels") or [fig])
     if "title" in fig:  # the study author's title, wrapped to the figure's width
         width = max(40, int(f.get_figwidth() * 12.5))
         f.suptitle(wrap_title(fig["title"], width), fontsize=10)
@@ -1028,15 +1045,16 @@ def write_index(outdir, index):
         raise SystemExit(f"cannot write the figure index: {e.strerror}")
 
 
-def main():
-    if len(sys.argv) != 2:
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
         raise SystemExit(__doc__)
-    folder = sys.argv[1]
-    with open(os.path.join(folder, "manifest.json")) as f:
-        manifest = json.load(f)
-    figures = manifest["study"].get("figures", [])
+    folder = argv[0]
+    run = RunFolder(folder)
+    figures = run.study.get("figures", [])
     outdir = FiguresFolder(folder)
-    methods = Methods(manifest)
+    methods = Methods(run.manifest)
+    schema = figure_schema()
     failed = 0
     index = []
     for fig in figures:
@@ -1048,7 +1066,7 @@ def main():
             continue
         warnings = []
         try:
-            index.append(draw_figure(fig, folder, manifest, outdir, methods, warnings))
+            index.append(draw_figure(fig, run, outdir, methods, warnings, schema))
         except Exception as e:  # one line per failed figure; the runner reports them
             msg = " ".join(f"{type(e).__name__}: {e}".split())
             print(f"figure {name}: {msg}", file=sys.stderr)
