@@ -24,6 +24,15 @@ using nlohmann::json;
 
 namespace {
 
+// A claim's id, source and text: one line each (they are printed in one-line warnings, the report's
+// table rows and claims.csv), so no control character.
+std::string one_line_text(const JsonCursor& c) {
+  std::string s = c.string();
+  for (unsigned char ch : s)
+    if (ch < 0x20 || ch == 0x7f) c.fail("a claim's id, source and text are one line each (no control character)");
+  return s;
+}
+
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const std::vector<std::string> kStats = {"max", "min", "max_abs", "spread", "mean", "initial", "final"};
 
@@ -497,17 +506,17 @@ std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const std::string& 
   const JsonCursor claims = root["claims"];
   if (!claims.json().is_object()) claims.fail("\"claims\" is an object: {\"source\": ..., \"checks\": [...]}");
   if (!claims.has("checks")) return out;
-  const std::string source = claims.has("source") ? claims["source"].string() : "";
+  const std::string source = claims.has("source") ? one_line_text(claims["source"]) : "";
   const JsonCursor checks = claims["checks"];
   for (std::size_t i = 0; i < checks.size(); ++i) {
     const JsonCursor c = checks.at(i);
     c.allow_keys({"id", "source", "text", "quantity", "<", "<=", ">", ">=", "in", "within", "within_rel", "of"});
     ClaimCheck k;
-    k.id = c.has("id") ? c["id"].string() : std::to_string(i + 1);
+    k.id = c.has("id") ? one_line_text(c["id"]) : std::to_string(i + 1);
     for (const auto& other : out)
       if (other.id == k.id) c["id"].fail("duplicate claim id");
-    k.source = c.has("source") ? c["source"].string() : source;
-    k.text = c.has("text") ? c["text"].string() : "";
+    k.source = c.has("source") ? one_line_text(c["source"]) : source;
+    k.text = c.has("text") ? one_line_text(c["text"]) : "";
     check_quantity(c["quantity"], kind, labels);
     k.quantity = c["quantity"].json();
     parse_comparison(c, k);

@@ -109,6 +109,14 @@ TEST_CASE("claims: malformed checks are refused before the run, naming the place
   CHECK_THAT(parse_error(json::array({{{"quantity", {{"error", "error_q"}, {"label", "MLA"}, {"stat", "median"}}}, {"<", 1}}})),
              Catch::Contains("unknown stat"));
   CHECK(parse_error(json::array({order_check("MLA", 2.0)})).empty());
+  // A claim's id, source and text are printed in one-line warnings and CSV rows: no line break
+  // (the fuzzer's case fig2_plastic_circle /claims/checks/22/text = "\n").
+  for (const char* key : {"id", "source", "text"}) {
+    json check = order_check("MLA", 2.0);
+    check[key] = "two\nlines";
+    CHECK_THAT(parse_error(json::array({check})),
+               Catch::Contains(std::string("/claims/checks/0/") + key) && Catch::Contains("one line"));
+  }
 }
 
 namespace {
