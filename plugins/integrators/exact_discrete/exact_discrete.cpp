@@ -185,6 +185,15 @@ PluginDescriptor describe() {
     return std::make_unique<ExactDiscreteFlow>(p.string("form") == "two_step", p.number("max_substep"),
                                                static_cast<int>(p.integer("levels")), p.boolean("project"), tol);
   };
+  // The two-step form shoots the autonomous flow from q_{k-1} (spec 002 §3.4): no time-dependent force.
+  d.needs = [](const Parameters& p, const PluginFactory&) {
+    return p.string("form") == "two_step" ? Needs{ConstrainedLagrangian::model_name, "Unforced"}
+                                          : Needs{ConstrainedLagrangian::model_name};
+  };
+  d.examples = {{"one_step", {{"form", "one_step"}}},
+                {"two_step", {{"form", "two_step"}}},
+                {"tol 1e-13", {{"tol", 1e-13}}},
+                {"no error control", {{"tol", 0.0}}}};
   return d;
 }
 

@@ -334,6 +334,10 @@ PluginDescriptor describe() {
        0.0},
   };
   d.make_integrator = make;
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced"});
+  d.examples = {{"one_step midpoint", {{"form", "one_step"}}},
+                {"two_step", {{"form", "two_step"}}},
+                {"multiplier", {{"form", "multiplier"}}}};
   return d;
 }
 

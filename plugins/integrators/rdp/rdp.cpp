@@ -277,6 +277,9 @@ PluginDescriptor describe() {
     o.legendre = p.string("init") == "legendre";
     return std::make_unique<RDP>(o);
   };
+  // bind() also checks SE(2) and a constant locked inertia: true of every shipped LieGroupModel.
+  d.needs = fixed_needs({LieGroupModel::model_name});
+  d.examples = {{"exp1", {{"retraction", "exp1"}}}, {"exp", {{"retraction", "exp"}}}, {"cay", {{"retraction", "cay"}}}};
   return d;
 }
 

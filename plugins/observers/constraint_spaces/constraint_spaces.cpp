@@ -150,6 +150,7 @@ PluginDescriptor describe() {
       for (std::size_t i = 0; i < j.size(); ++i) dep.push_back(j.at(i).string());
     return std::make_unique<ConstraintSpaces>(dep, p.number("h"));
   };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name});
   return d;
 }
 }  // namespace
