@@ -31,13 +31,13 @@ TEST_CASE("gni rdp and rk2 do not allocate inside step()", "[lie_group][contract
     auto in = test::registry().make_integrator(c.integ, c.params, "test");
     in->bind(*sys);
     State s = std::string(c.system) == "snakeboard" ? test::snakeboard_initial() : test::sleigh_initial();
-    in->start(s);
+    in->begin(s);
     std::vector<double> q(64);
-    in->step(s, 0.05);  // first step (initialisation)
+    in->advance(s, 0.05);  // first step (initialisation)
     allocations = 0;
     counting = true;
     for (int k = 0; k < 20; ++k) {
-      in->step(s, 0.05);
+      in->advance(s, 0.05);
       in->discrete_quantities(q.data());
     }
     counting = false;

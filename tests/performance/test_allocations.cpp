@@ -139,15 +139,15 @@ TEST_CASE("every shipped integrator steps without heap allocation after bind", "
     State s = c.initial;
     if (c.system == "rolling_disk" || c.system == "chaplygin_sphere") REQUIRE(sys->project(s));
     in->bind(*sys);
-    in->start(s);
+    in->begin(s);
     std::vector<std::string> names;
     in->quantity_names(names);
     std::vector<double> values(names.size() + 1);
-    in->step(s, c.h);  // the first step may initialise (two-step forms)
+    in->advance(s, c.h);  // the first step may initialise (two-step forms)
     allocations = 0;
     counting = true;
     for (int k = 0; k < 20; ++k) {
-      in->step(s, c.h);
+      in->advance(s, c.h);
       in->discrete_quantities(values.data());
     }
     counting = false;

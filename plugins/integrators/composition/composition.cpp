@@ -48,8 +48,10 @@ class Composition final : public Integrator {
     saved_.v.resize(nv(s));
   }
   void start(const State& s) override {
-    for (auto& st : stages_) st.method->start(s);
+    for (auto& st : stages_) st.method->begin(s);
   }
+  // Each stage through its advance() (t + c_i h, finite); a failing stage leaves the state after the
+  // stages before it, which this step puts back: on failure a step leaves the state unchanged.
   void step(State& s, double h) override {
     saved_.t = s.t;
     saved_.q = s.q;
@@ -57,7 +59,7 @@ class Composition final : public Integrator {
     std::fill(values_.begin(), values_.end(), 0.0);
     try {
       for (std::size_t i = 0; i < stages_.size(); ++i) {
-        stages_[i].method->step(s, stages_[i].fraction * h);
+        stages_[i].method->advance(s, stages_[i].fraction * h);
         if (!slots_[i].empty()) {
           stages_[i].method->discrete_quantities(stage_values_[i].data());
           for (std::size_t k = 0; k < slots_[i].size(); ++k) {
