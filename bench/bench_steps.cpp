@@ -83,21 +83,34 @@ void set_rates(benchmark::State& st) {
   st.counters["steps_per_s"] = benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 
-/// One step of a framework integrator (through the Integrator interface) per iteration.
-void bench_integrator(benchmark::State& st, const System& sys, Integrator& in, const State& s0, double h) {
+/// The plugin's own step(), without the step contract around it (Integrator::advance): what the
+/// contract costs, side by side (bench/README.md). step() is protected; a derived class may name it.
+struct PluginStep : Integrator {
+  static void call(Integrator& in, State& s, double h) {
+    void (Integrator::*raw)(State&, double) = &PluginStep::step;
+    (in.*raw)(s, h);
+  }
+};
+
+/// One step of a framework integrator (through the Integrator interface: advance(), or the plugin's
+/// raw step() when `raw`) per iteration.
+void bench_integrator(benchmark::State& st, const System& sys, Integrator& in, const State& s0, double h, bool raw = false) {
   in.bind(sys);
   State s = s0;
-  in.start(s);
+  in.begin(s);
   long k = 0;
   for (auto _ : st) {
-    in.step(s, h);
+    if (raw)
+      PluginStep::call(in, s, h);
+    else
+      in.advance(s, h);
     benchmark::DoNotOptimize(s.q.data());
     if (++k == kReset) {
       k = 0;
       s.t = s0.t;
       s.q = s0.q;
       s.v = s0.v;
-      in.start(s);
+      in.begin(s);
     }
   }
   set_rates(st);
@@ -174,6 +187,10 @@ void register_plugin_pairs() {
     Integrator* in = g_integrators.back().get();
     benchmark::RegisterBenchmark(("step/plugin/" + p.label).c_str(),
                                  [sys, in, s0 = p.initial, h = p.h](benchmark::State& st) { bench_integrator(st, *sys, *in, s0, h); });
+    // The cost of the step contract (advance() around step()) on the cheapest step.
+    if (p.label == "rk4/chaotic_particle")
+      benchmark::RegisterBenchmark(("step/plugin_raw_step/" + p.label).c_str(),
+                                   [sys, in, s0 = p.initial, h = p.h](benchmark::State& st) { bench_integrator(st, *sys, *in, s0, h, true); });
   }
 }
 
@@ -349,12 +366,12 @@ int profile(const std::string& arg) {
     auto in = registry().make_integrator(p.integrator, p.params, "bench");
     in->bind(*sys);
     State s = p.initial;
-    in->start(s);
+    in->begin(s);
     for (long k = 0; k < steps; ++k) {
-      in->step(s, p.h);
+      in->advance(s, p.h);
       if ((k + 1) % kReset == 0) {
         s = p.initial;
-        in->start(s);
+        in->begin(s);
       }
     }
     std::printf("%s: %ld steps, q[0] = %.17g\n", label.c_str(), steps, s.q[0]);

@@ -43,6 +43,7 @@ PluginDescriptor describe() {
   d.version = "0.1.0";
   d.summary = "Example out-of-tree plugin: Kutta's third-order Runge-Kutta method on the nonholonomic field";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<Kutta3>(); };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name});  // what bind() requires: `dalembert check kutta3` checks both agree
   return d;
 }
 }  // namespace

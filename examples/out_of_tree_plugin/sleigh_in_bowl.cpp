@@ -56,6 +56,9 @@ PluginDescriptor describe() {
     return std::make_unique<SleighInBowl>(
         SleighInBowlModel{p.number("m"), p.number("I"), p.number("a"), p.number("k")});
   };
+  // A state on the constraint (ydot cos theta = xdot sin theta) and a step size: what `dalembert check`
+  // exercises this system and every integrator that binds to it on.
+  d.examples = {system_example("", {1, 0, 0.3}, {0.9553364891256060, 0.2955202066613396, 0.5}, 0.1)};
   return d;
 }
 }  // namespace

@@ -1,6 +1,7 @@
 // `dalembert describe NAME` (see describe.hpp): prints what describe_plugins() finds.
 #include "describe.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/plugin/describe.hpp>
@@ -54,8 +55,21 @@ void print_system(const json& d) {
   if (!s["n"].is_null()) std::printf("    n = %d, r = %d\n", s["n"].get<int>(), s["r"].get<int>());
   else std::printf("    n = %zu, r: not stated (no ConstrainedLagrangian model)\n", s["q"].size());
   std::printf("    models: %s\n", listed(s["models"]).c_str());
+  std::vector<std::string> properties;  // the capabilities that are not models (plugin/needs.hpp)
+  const std::vector<std::string> models = strings(s["models"]);
+  for (const auto& c : strings(s["capabilities"]))
+    if (std::find(models.begin(), models.end(), c) == models.end()) properties.push_back(c);
+  std::printf("    properties: %s\n", listed(properties).c_str());
   std::printf("    diagnostics: %s\n    exact solution: %s\n", listed(s["diagnostics"]).c_str(),
               s["exact_solution"].get<bool>() ? "yes" : "no");
+}
+
+// What the plugin declares it needs of a system (PluginDescriptor::needs).
+void print_needs(const json& d) {
+  if (d["needs"].is_null())
+    std::printf("  needs: depends on its parameters (%s)\n", d["needs_error"].get<std::string>().c_str());
+  else
+    std::printf("  needs: %s\n", d["needs"].empty() ? "nothing of a system" : listed(d["needs"]).c_str());
 }
 
 void print_integrator(const json& d) {
@@ -64,9 +78,6 @@ void print_integrator(const json& d) {
   std::printf("  with default parameters:\n    order %d%s%s; preserves: %s\n", t["order"].get<int>(),
               t["symmetric"].get<bool>() ? ", symmetric" : "", t["explicit"].get<bool>() ? ", explicit" : ", implicit",
               listed(t["preserves"]).c_str());
-  if (!t["needs_models"].empty())
-    std::printf("    needs model: %s (the refusals of the systems that do not provide it)\n",
-                listed(t["needs_models"], " or ").c_str());
   std::printf("    binds to the systems: %s\n", listed(t["binds_to"]).c_str());
   const std::string quantities =
       t["quantities"].is_null()
@@ -101,6 +112,7 @@ int describe(const std::string& name) {
                 d["framework"]["sha256"].get<std::string>().c_str());
     std::printf("  framework: plugin ABI %d, plugin source API %d (README: Migration notes)\n", abi_version, api_version);
     print_parameters(d["parameters"]);
+    if (d["kind"] != "system") print_needs(d);
     if (d["kind"] == "system") print_system(d);
     if (d["kind"] == "integrator") print_integrator(d);
     if (d["kind"] == "observer") print_observer(d);

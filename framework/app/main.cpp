@@ -20,6 +20,7 @@
 #include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/runner.hpp>
+#include "check_plugin.hpp"
 #include "describe.hpp"
 #include "run_index.hpp"
 #include <iostream>
@@ -47,13 +48,19 @@ commands:
   plot DIR              (re)draw the figures of a finished run folder
   check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
                         compare the system's hand-written derivatives with automatic
-                        differentiation (or central differences) at the given state and N
-                        random ones (default 8, seed 1); check M SPD, A of full rank, and
+                        differentiation (or central differences) at the given state (default:
+                        its declared example state) and N random ones around it (default 8,
+                        seed 1); check M SPD, A of full rank, and
                         RK4 energy error falling like h^4; exit 1 on any finding
+  check PLUGIN [--params JSON]
+                        an integrator, observer, impact map or sampler against the plugin
+                        contract (the conformance suite) on every installed system example
+                        that meets its declared needs; prints the table, exit 1 on a finding
   list                  list the plugins found, by kind
-  describe NAME         show a plugin's summary, version and parameters; a system's layout, n, r,
-                        models, diagnostics and exact solution; an integrator's order, needed
-                        model and published quantities; an observer's columns
+  describe NAME         show a plugin's summary, version and parameters, what it declares it
+                        needs of a system; a system's layout, n, r, models, diagnostics and
+                        exact solution; an integrator's order and published quantities; an
+                        observer's columns
   --help                this text
   --version             version, source revision and plugin ABI
 
@@ -329,10 +336,26 @@ int cmd_check(const std::vector<std::string>& args) {
       opt.seed = static_cast<std::uint64_t>(parse_count("--seed", value("a number"), 0, 9223372036854775807LL));
     else if (!a.empty() && a[0] == '-') throw InputError("command line", "unknown option " + a);
     else if (name.empty()) name = a;
-    else throw InputError("command line", "check takes one system, got '" + name + "' and '" + a + "'");
+    else throw InputError("command line", "check takes one plugin, got '" + name + "' and '" + a + "'");
   }
-  if (name.empty()) throw InputError("command line", "check needs a system name");
+  if (name.empty()) throw InputError("command line", "check needs a plugin name");
   Registry reg;
+  // A plugin of another kind (not also a system): the conformance suite's table.
+  const auto found = reg.find_any(name);
+  if (!found.empty() && std::none_of(found.begin(), found.end(), [](auto* d) { return d->kind == PluginKind::System; })) {
+    if (state_text || opt.samples != DerivativeCheckOptions{}.samples || opt.seed != DerivativeCheckOptions{}.seed)
+      throw InputError("command line", std::string("--state, --samples and --seed apply to a system, not to ") +
+                                           to_string(found.front()->kind) + " plugin '" + name + "'");
+    const PluginKind kind = found.front()->kind;
+    // A crashing constructor is named: the given parameters, else every declared example's.
+    std::vector<PluginConstruction> uses;
+    for (const auto& e : found.front()->examples) uses.push_back({kind, name, e.params, "check"});
+    if (!params.empty() || uses.empty()) uses = {{kind, name, params, "check"}};
+    probe_constructions(reg, uses);
+    const CrashContext crash(std::string("check: ") + to_string(kind) + " '" + name + "' " + params.dump());
+    return cli::check_plugin(reg, kind, name,
+                             params.empty() ? std::nullopt : std::optional<nlohmann::json>(params));
+  }
   probe_constructions(reg, {{PluginKind::System, name, params, "check"}});  // a crashing constructor is named
   const CrashContext crash("check: system '" + name + "' " + params.dump());
   const auto system = reg.make_system(name, params, "check");
@@ -341,6 +364,10 @@ int cmd_check(const std::vector<std::string>& args) {
     throw InputError("check", "system '" + name + "' is not a LagrangianSystem (it does not implement the " +
                                   std::string("ConstrainedLagrangian model), so it has no derivatives to check"));
   if (state_text) opt.state = parse_state_option(*state_text, *system, name);
+  // Without --state: around the system's first declared example state (PluginDescriptor::examples),
+  // a regular point (polar coordinates are singular at the origin); else around the origin.
+  else if (const auto& examples = reg.find(PluginKind::System, name, "check").examples; !examples.empty())
+    opt.state = examples.front().state;
   const auto result = check_derivatives(*lagrangian, opt);
   const std::string text = format_check_result(name, result);
   std::fwrite(text.data(), 1, text.size(), stdout);

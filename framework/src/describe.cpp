@@ -1,15 +1,10 @@
 // describe_plugins (see dalembert/plugin/describe.hpp).
 #include <algorithm>
 #include <cmath>
-#include <dalembert/core/automatic_derivatives.hpp>
-#include <dalembert/core/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
-#include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/impact_map.hpp>
-#include <dalembert/core/lie_group_model.hpp>
-#include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/plugin/describe.hpp>
+#include <dalembert/plugin/needs.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <map>
@@ -24,17 +19,12 @@ using nlohmann::json;
 constexpr PluginKind kKinds[] = {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
                                  PluginKind::Sampler};
 
-// The models a system provides, by their interface names.
+// The models a system provides, by their interface names (its capabilities that are models).
 std::vector<std::string> models_of(const System& s) {
+  static const std::vector<std::string> properties = {"ExactSolution", "ConstantMass", "Unforced"};
   std::vector<std::string> m;
-  if (dynamic_cast<const ConstrainedLagrangian*>(&s)) m.push_back(ConstrainedLagrangian::model_name);
-  if (dynamic_cast<const LieGroupModel*>(&s)) m.push_back(LieGroupModel::model_name);
-  if (dynamic_cast<const RigidBodyModel*>(&s)) m.push_back("RigidBodyModel");
-  if (dynamic_cast<const ConstraintFrame*>(&s)) m.push_back(ConstraintFrame::model_name);
-  if (dynamic_cast<const Guarded*>(&s)) m.push_back(Guarded::model_name);
-  if (dynamic_cast<const ExactEventLocator*>(&s)) m.push_back(ExactEventLocator::model_name);
-  if (dynamic_cast<const AutomaticDerivatives*>(&s)) m.push_back(AutomaticDerivatives::model_name);
-  if (dynamic_cast<const CompiledSchemes*>(&s)) m.push_back(CompiledSchemes::model_name);
+  for (auto& c : capabilities_of(s))
+    if (std::find(properties.begin(), properties.end(), c) == properties.end()) m.push_back(c);
   return m;
 }
 
@@ -78,19 +68,26 @@ void describe_system(const Registry& reg, const PluginDescriptor& d, json& out) 
                      {"n", cl ? json(cl->dof()) : json(nullptr)},
                      {"r", cl ? json(cl->num_constraints()) : json(nullptr)},
                      {"models", models_of(*s)},
+                     {"capabilities", capabilities_of(*s)},
                      {"diagnostics", diag},
                      {"exact_solution", s->has_exact_solution()}};
 }
 
-// The model an integrator needs, as its refusal says: "'x' needs model M; system ...".
-std::string needed_model(const std::string& refusal) {
-  const auto at = refusal.find("needs model ");
-  if (at == std::string::npos) return {};
-  const auto start = at + 12, end = refusal.find(';', start);
-  return refusal.substr(start, end == std::string::npos ? std::string::npos : end - start);
+// What plugin `d` declares it needs with its default parameters, into out["needs"]; when that
+// cannot be said without parameters (e.g. a composition's stages), null and out["needs_error"].
+Needs declared_needs(const Registry& reg, const PluginDescriptor& d, json& out) {
+  try {
+    Needs needs = reg.needs(d.kind, d.name, nullptr, "describe");
+    out["needs"] = needs;
+    return needs;
+  } catch (const std::exception& e) {
+    out["needs"] = nullptr;
+    out["needs_error"] = e.what();
+    return {};
+  }
 }
 
-void describe_integrator(const Registry& reg, const PluginDescriptor& d, json& out) {
+void describe_integrator(const Registry& reg, const PluginDescriptor& d, const Needs& needs, json& out) {
   std::unique_ptr<Integrator> probe;
   try {
     probe = reg.make_integrator(d.name, nullptr, "describe");
@@ -99,30 +96,35 @@ void describe_integrator(const Registry& reg, const PluginDescriptor& d, json& o
     return;
   }
   const Traits t = probe->traits();
-  std::vector<std::string> binds, needs;
+  std::vector<std::string> binds;
   json quantities = nullptr, bound_to = nullptr;
-  for (const auto& [name, sys] : default_systems(reg)) try {
+  for (const auto& [name, sys] : default_systems(reg)) {
+    if (!unmet_need(*sys, needs).empty()) continue;
+    binds.push_back(name);
+    if (!quantities.is_null()) continue;
+    try {
       auto integ = reg.make_integrator(d.name, nullptr, "describe");
       integ->bind(*sys);
-      binds.push_back(name);
       std::vector<std::string> q;
       integ->quantity_names(q);
-      if (quantities.is_null()) quantities = q, bound_to = name;
-    } catch (const std::exception& e) {
-      const std::string m = needed_model(e.what());
-      if (!m.empty() && std::find(needs.begin(), needs.end(), m) == needs.end()) needs.push_back(m);
+      quantities = q, bound_to = name;
+    } catch (const std::exception&) {  // the conformance suite names a bind that refuses what the plugin declared
     }
-  out["instance"] = {{"order", t.order},          {"symmetric", t.symmetric},     {"explicit", t.explicit_method},
-                     {"preserves", t.preserves},  {"needs_models", needs},        {"binds_to", binds},
-                     {"quantities", quantities},  {"quantities_bound_to", bound_to}};
+  }
+  out["instance"] = {{"order", t.order},         {"symmetric", t.symmetric},   {"explicit", t.explicit_method},
+                     {"preserves", t.preserves}, {"binds_to", binds},           {"quantities", quantities},
+                     {"quantities_bound_to", bound_to}};
 }
 
-// An observer's columns on every (system, first integrator that binds to it) pair.
-void describe_observer(const Registry& reg, const PluginDescriptor& d, json& out) {
+// An observer's columns on every (system, first integrator that binds to it) pair, both chosen by
+// their declared needs.
+void describe_observer(const Registry& reg, const PluginDescriptor& d, const Needs& needs, json& out) {
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_columns;  // key: joined columns
   std::string failure;
-  for (const auto& [name, sys] : default_systems(reg))
+  for (const auto& [name, sys] : default_systems(reg)) {
+    if (!unmet_need(*sys, needs).empty()) continue;
     for (const auto* id : reg.list(PluginKind::Integrator)) try {
+        if (!unmet_need(*sys, reg.needs(PluginKind::Integrator, id->name, nullptr, "describe")).empty()) continue;
         auto integ = reg.make_integrator(id->name, nullptr, "describe");
         integ->bind(*sys);
         auto obs = reg.make_observer(d.name, nullptr, "describe");
@@ -134,8 +136,9 @@ void describe_observer(const Registry& reg, const PluginDescriptor& d, json& out
         entry.second.push_back(name + " + " + id->name);
         break;
       } catch (const std::exception& e) {
-        if (failure.empty() && std::string(e.what()).find("needs model") == std::string::npos) failure = e.what();
+        if (failure.empty()) failure = e.what();
       }
+  }
   json columns = json::array();
   for (const auto& [key, entry] : by_columns) columns.push_back({{"columns", entry.first}, {"on", entry.second}});
   out["columns"] = columns;
@@ -166,9 +169,13 @@ json describe_plugins(const Registry& reg, const std::string& name) {
               {"seed", d->seed}, {"file", d->file}, {"sha256", reg.sha256(*d)},
               {"framework", {{"library", framework_file().string()}, {"sha256", framework_sha256()}}},
               {"parameters", parameters_of(*d)}};
-    if (d->kind == PluginKind::System) describe_system(reg, *d, j);
-    if (d->kind == PluginKind::Integrator) describe_integrator(reg, *d, j);
-    if (d->kind == PluginKind::Observer) describe_observer(reg, *d, j);
+    if (d->kind == PluginKind::System) {
+      describe_system(reg, *d, j);
+    } else {
+      const Needs needs = declared_needs(reg, *d, j);
+      if (d->kind == PluginKind::Integrator) describe_integrator(reg, *d, needs, j);
+      if (d->kind == PluginKind::Observer) describe_observer(reg, *d, needs, j);
+    }
     out.push_back(std::move(j));
   }
   return out;

@@ -1,4 +1,6 @@
 #include <cstdio>
+#include <limits>
+#include <sstream>
 #include <dalembert/core/errors.hpp>
 
 namespace dalembert {
@@ -24,7 +26,23 @@ std::string format_residual(double r) {
 StepFailure::StepFailure(std::string reason, double residual, int iterations)
     : Error(reason + " (residual " + format_residual(residual) + ")"),
       reason_(std::move(reason)), residual_(residual), iterations_(iterations) {}
+StepFailure::StepFailure(const std::string& message, std::string reason, double residual, int iterations)
+    : Error(message), reason_(std::move(reason)), residual_(residual), iterations_(iterations) {}
 StepFailure::~StepFailure() = default;
+
+namespace {
+std::string non_finite_text(const std::string& integrator, double t, double h) {
+  std::ostringstream os;
+  os << "integrator '" << integrator << "' produced a non-finite state (t = " << t << ", h = " << h
+     << "); the state is left at t = " << t;
+  return os.str();
+}
+}  // namespace
+
+NonFiniteState::NonFiniteState(const std::string& integrator, double t, double h)
+    : StepFailure(non_finite_text(integrator, t, h), "produced a non-finite state",
+                  std::numeric_limits<double>::quiet_NaN(), -1) {}
+NonFiniteState::~NonFiniteState() = default;
 
 RunFailure::RunFailure(const std::string& message, long step, double t) : Error(message), step_(step), t_(t) {}
 RunFailure::~RunFailure() = default;

@@ -19,6 +19,31 @@ void System::exact_solution(const State&, double, State&) const {
 ConstrainedLagrangian::~ConstrainedLagrangian() = default;
 AutomaticDerivatives::~AutomaticDerivatives() = default;
 Integrator::~Integrator() = default;
+
+void Integrator::begin(const State& state, double h) {
+  before_.q.resize(state.q.size());
+  before_.v.resize(state.v.size());
+  if (h != 0.0)
+    if (auto* a = dynamic_cast<StepAware*>(this)) a->expect_step(h);  // H0 of two-step data at t0
+  start(state);
+}
+
+void Integrator::advance(State& state, double h) {
+  before_.t = state.t;
+  before_.q = state.q;  // sized by begin(): a copy, no allocation
+  before_.v = state.v;
+  try {
+    step(state, h);
+  } catch (...) {  // a StepFailure, or anything else the plugin let out
+    state.t = before_.t, state.q = before_.q, state.v = before_.v;
+    throw;
+  }
+  state.t = before_.t + h;
+  if (!state.q.allFinite() || !state.v.allFinite()) {
+    state.t = before_.t, state.q = before_.q, state.v = before_.v;
+    throw NonFiniteState(name_, before_.t, h);
+  }
+}
 Observer::~Observer() = default;
 Guarded::~Guarded() = default;
 ImpactMap::~ImpactMap() = default;

@@ -198,6 +198,25 @@ Parameters Registry::resolve(PluginKind kind, const std::string& name, const nlo
   return Parameters::resolve(d.params, params, name, where + "/params");
 }
 
+Needs Registry::needs(PluginKind kind, const std::string& name, const nlohmann::json& params,
+                      const std::string& where) const {
+  const auto& d = find(kind, name, where);
+  if (!d.needs) return {};
+  const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
+  try {
+    return d.needs(resolved, *this);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PluginError(at(where, describe_plugin(d) + " failed to say what it needs: " + e.what()));
+  } catch (...) {
+    throw PluginError(at(where, describe_plugin(d) + " threw an exception not derived from std::exception while "
+                                                     "saying what it needs"));
+  }
+}
+
 std::unique_ptr<System> Registry::make_system(const std::string& name, const nlohmann::json& params,
                                               const std::string& where) const {
   const auto& d = find(PluginKind::System, name, where);

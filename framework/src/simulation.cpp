@@ -2,7 +2,6 @@
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/step_aware.hpp>
 #include <dalembert/study/column_names.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <limits>
@@ -81,27 +80,13 @@ void Simulation::run(State& s, double h, long steps, long record_every, const Ro
     return;
   }
   const double t0 = s.t;
-  if (auto* a = dynamic_cast<StepAware*>(&integrator_)) a->expect_step(h);  // H0 of two-step data at t0
-  integrator_.start(s);
+  integrator_.begin(s, h);
   for (auto* o : observers_) o->start(s);
   share(s, static_cast<bool>(sink));
   record(s, sink);
   for (long k = 1; k <= steps; ++k) {
-    try {
-      integrator_.step(s, h);
-    } catch (const StepFailure& e) {
-      std::ostringstream os;
-      os << "integrator '" << integrator_.name() << "' failed at step " << k << " (t = " << s.t << " -> "
-         << s.t + h << "): " << e.what();
-      throw RunFailure(os.str(), k, s.t);
-    }
+    checked_step(s, h, k, nullptr);
     s.t = t0 + static_cast<double>(k) * h;  // no accumulated round-off in t
-    if (!s.q.allFinite() || !s.v.allFinite()) {
-      std::ostringstream os;
-      os << "integrator '" << integrator_.name() << "' produced a non-finite state at step " << k << " (t = " << s.t
-         << ", h = " << h << "); the run was stopped";
-      throw RunFailure(os.str(), k, s.t);
-    }
     observe_step(s, k, steps, record_every, sink);
     if (progress && (k & 255) == 0) progress->fetch_add(256, std::memory_order_relaxed);
   }
@@ -125,32 +110,37 @@ void Simulation::run(State& s, double h, long steps, long record_every, const Ro
 // The generic test assumes a step holds at most one extremum of each guard (bound h by the grazing
 // time scale). More than max_impacts_per_unit_time impacts within one unit of time stop the run.
 
+// The integrator's advance() keeps the step contract (state put back on failure, t + h, finite);
+// here a failure becomes a RunFailure naming step k and, inside a hybrid step, `what` was taken.
 void Simulation::checked_step(State& s, double h, long k, const char* what) {
   const double t = s.t;
   try {
-    integrator_.step(s, h);
+    integrator_.advance(s, h);
+  } catch (const NonFiniteState&) {
+    std::ostringstream os;
+    os << "integrator '" << integrator_.name() << "' produced a non-finite state at step " << k << " (";
+    if (what) os << what << ", ";
+    os << "t = " << t + h << ", h = " << h << "); the run was stopped";
+    throw RunFailure(os.str(), k, t + h);
   } catch (const StepFailure& e) {
     std::ostringstream os;
-    os.precision(15);
-    os << "integrator '" << integrator_.name() << "' failed at step " << k << " (" << what << " of h = " << h
-       << ", t = " << t << " -> " << t + h << "): " << e.what();
+    if (what) {
+      os.precision(15);
+      os << "integrator '" << integrator_.name() << "' failed at step " << k << " (" << what << " of h = " << h
+         << ", t = " << t << " -> " << t + h << "): " << e.what();
+    } else {
+      os << "integrator '" << integrator_.name() << "' failed at step " << k << " (t = " << t << " -> " << t + h
+         << "): " << e.what();
+    }
     throw RunFailure(os.str(), k, t);
-  }
-  s.t = t + h;
-  if (!s.q.allFinite() || !s.v.allFinite()) {
-    std::ostringstream os;
-    os << "integrator '" << integrator_.name() << "' produced a non-finite state at step " << k << " (" << what
-       << ", t = " << s.t << ", h = " << h << "); the run was stopped";
-    throw RunFailure(os.str(), k, s.t);
   }
 }
 
 void Simulation::trial(const State& from, double tau, long k) {
   trial_ = from;
   if (tau == 0.0) return;
-  integrator_.start(from);  // multistep integrators: a fractional step from `from`, not from memory
+  integrator_.begin(from);  // multistep integrators: a fractional step from `from`, not from memory
   checked_step(trial_, tau, k, "fractional step locating an impact");
-  trial_.t = from.t + tau;
 }
 
 // The root of guard g on [lo, hi] (unsigned offsets along the step direction), where
@@ -234,7 +224,7 @@ bool Simulation::find_crossing(const State& s0, const State& s1, double dt, long
     if (!found || u < best) found = true, best = u, sigma = g;
   }
   if (!found) {
-    if (tried) integrator_.start(s1);  // trials restarted the integrator's memory
+    if (tried) integrator_.begin(s1);  // trials restarted the integrator's memory
     return false;
   }
   tau = dir * best;
@@ -294,7 +284,7 @@ bool Simulation::apply_impact(State& s, int sigma, long k, double dir) {
     throw RunFailure(buf, k, s.t);
   }
   for (auto* o : observers_) o->impact(pre_, s, sigma);
-  integrator_.start(s);  // multistep integrators keep memory: restart after every impact
+  integrator_.begin(s);  // multistep integrators keep memory: restart after every impact
   ++impact_count_;
   // Zeno cap: more than max_impacts_per_unit_time impacts within one unit of time.
   recent_impacts_.push_back(s.t);
@@ -318,8 +308,7 @@ void Simulation::run_hybrid(State& s, double h, long steps, long record_every, c
   impact_count_ = 0;
   recent_impacts_.clear();
   trial_ = pre_ = prev_ = s;
-  if (auto* a = dynamic_cast<StepAware*>(&integrator_)) a->expect_step(h);
-  integrator_.start(s);
+  integrator_.begin(s, h);
   check_initial(s);
   for (auto* o : observers_) o->start(s);
   share(s, static_cast<bool>(sink));

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/core/step_aware.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <sstream>
@@ -80,11 +79,11 @@ void PyIntegrator::start(const State& s, double h) {
   check_idle("Integrator.start");
   system->check(s, "Integrator.start");
   if (!std::isfinite(h)) throw InputError("Integrator.start: h", "= " + value_text(h) + ": a step size is finite");
-  if (auto* a = dynamic_cast<StepAware*>(integrator.get()); a && h != 0.0) a->expect_step(h);
-  integrator->start(s);
+  integrator->begin(s, h);
   started = true;
 }
 
+// The step contract is the framework's (Integrator::advance): on a failure the state is put back.
 void PyIntegrator::step(State& s, double h) {
   check_idle("Integrator.step");
   check_not_running(s, "Integrator.step");
@@ -92,20 +91,11 @@ void PyIntegrator::step(State& s, double h) {
     throw InputError("Integrator.step: h", "= " + value_text(h) + ": a step size is finite and not zero");
   system->check(s, "Integrator.step");
   if (!started) start(s, h);
-  before = s;  // no allocation after the first step: same sizes
   try {
-    integrator->step(s, h);
+    integrator->advance(s, h);
   } catch (...) {
-    s = before, started = false;
+    started = false;  // its memory may hold the failed step: the next step restarts it from `s`
     throw;
-  }
-  s.t = before.t + h;  // whatever the integrator did with it, as the Simulation loop does
-  if (!s.q.allFinite() || !s.v.allFinite()) {
-    s = before, started = false;
-    std::ostringstream os;
-    os << "integrator '" << integrator->name() << "' produced a non-finite state (t = " << before.t << ", h = " << h
-       << "); the state is left at t = " << before.t;
-    throw Error(os.str());
   }
 }
 

@@ -36,7 +36,6 @@ struct PyIntegrator {
   std::unique_ptr<Integrator> integrator;
   bool started = false;
   bool running = false;  // a simulate() call is advancing it (read and written with the GIL held)
-  State before;          // step(): the state restored when the step fails
 
   /// Refuses while a simulate() call in another thread runs this integrator: it holds one run's memory.
   void check_idle(const char* who) const;

@@ -94,9 +94,9 @@ int diagnostic(const System& sys, const std::string& name) {
 State run_rk4(const System& sys, State s, double h, long N, const std::function<void(const State&)>& each) {
   auto rk4 = registry().make_integrator("rk4", json::object(), "test");
   rk4->bind(sys);
-  rk4->start(s);
+  rk4->begin(s);
   for (long k = 0; k < N; ++k) {
-    rk4->step(s, h);
+    rk4->advance(s, h);
     each(s);
   }
   return s;

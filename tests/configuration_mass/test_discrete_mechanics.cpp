@@ -73,8 +73,8 @@ State advance(const System& sys, const std::string& integrator, State s, double 
               nlohmann::json params = nlohmann::json::object()) {
   auto in = test::registry().make_integrator(integrator, params, "test");
   in->bind(sys);
-  in->start(s);
-  for (long k = 0; k < N; ++k) in->step(s, h);
+  in->begin(s);
+  for (long k = 0; k < N; ++k) in->advance(s, h);
   return s;
 }
 
@@ -164,14 +164,14 @@ TEST_CASE("M(q): dla and mla keep the discrete constraint at round-off and the e
     auto in = test::registry().make_integrator(integrator, nlohmann::json::object(), "test");
     in->bind(sys);
     State s = s0;
-    in->start(s);
+    in->begin(s);
     std::vector<std::string> names;
     in->quantity_names(names);
     std::vector<double> values(names.size());
     const long N = 20000;
     double first = 0, second = 0, omega = 0;
     for (long k = 0; k < N; ++k) {
-      in->step(s, 0.05);
+      in->advance(s, 0.05);
       in->discrete_quantities(values.data());
       omega = std::max(omega, values[1]);  // discrete_constraint_residual
       const double dE = std::abs(sys.energy(s) - E0);

@@ -55,12 +55,12 @@ struct Track {
 Track run_rk4(const System& sys, State s, double h, double T) {
   auto I = integrator("rk4");
   I->bind(sys);
-  I->start(s);
+  I->begin(s);
   const double E0 = sys.energy(s), th0 = s.q[3];
   Track tr;
   const long N = std::lround(T / h);
   for (long k = 0; k < N; ++k) {
-    I->step(s, h);
+    I->advance(s, h);
     tr.max_tilt = std::max(tr.max_tilt, std::abs(s.q[3]));
     tr.max_tilt_dev = std::max(tr.max_tilt_dev, std::abs(s.q[3] - th0));
     tr.energy = std::max(tr.energy, std::abs(sys.energy(s) - E0) / std::abs(E0));

@@ -128,10 +128,10 @@ TEST_CASE("rolling disk: a steady circular motion stays steady over 1000 turns w
     auto dla = test::registry().make_integrator("dla", nlohmann::json::object(), "test");
     State s = test::make_state({0, 0, 0, 0.3, 0}, {1, 0, Omega, 0, 1});
     dla->bind(*sys);
-    dla->start(s);
+    dla->begin(s);
     double lo = s.q[3], hi = s.q[3];
     for (long k = 0, n = std::lround(10 * turn / step); k < n; ++k) {
-      dla->step(s, step);
+      dla->advance(s, step);
       lo = std::min(lo, s.q[3]);
       hi = std::max(hi, s.q[3]);
     }
@@ -211,10 +211,10 @@ TEST_CASE("Chaplygin sphere: DLA's energy and K errors fall like h^2 (an error l
     auto dla = test::registry().make_integrator("dla", nlohmann::json::object(), "test");
     dla->bind(*sys);
     State s = s0;
-    dla->start(s);
+    dla->begin(s);
     double dE = 0, dK = 0;
     for (long k = 0, n = std::lround(200.0 / h); k < n; ++k) {
-      dla->step(s, h);
+      dla->advance(s, h);
       sys->diagnostics(s, K.data());
       dE = std::max(dE, std::abs(sys->energy(s) - sys->energy(s0)));
       for (int i = 0; i < 3; ++i) dK = std::max(dK, std::abs(K[i] - K0[i]));

@@ -47,7 +47,7 @@ struct Run {
 /// Steps `I` N times from s0 and records q, the discrete energy and residuals.
 inline Run run(const System& sys, Integrator& I, State s, double h, long N) {
   I.bind(sys);
-  I.start(s);
+  I.begin(s);
   std::vector<std::string> names;
   I.quantity_names(names);
   std::vector<double> vals(names.size());
@@ -58,7 +58,7 @@ inline Run run(const System& sys, Integrator& I, State s, double h, long N) {
   I.discrete_quantities(vals.data());
   r.H.push_back(vals[iH]);
   for (long k = 0; k < N; ++k) {
-    I.step(s, h);
+    I.advance(s, h);
     I.discrete_quantities(vals.data());
     r.q.push_back(s.q);
     r.H.push_back(vals[iH]);

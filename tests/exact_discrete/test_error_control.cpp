@@ -40,8 +40,8 @@ std::unique_ptr<Integrator> exact_discrete(const System& sys, nlohmann::json par
 /// n steps of h from s (through the registry, as a study runs it).
 State advance(const System& sys, nlohmann::json params, State s, long n) {
   auto I = exact_discrete(sys, std::move(params));
-  I->start(s);
-  for (long k = 0; k < n; ++k) I->step(s, kH);
+  I->begin(s);
+  for (long k = 0; k < n; ++k) I->advance(s, kH);
   return s;
 }
 
@@ -50,11 +50,11 @@ State advance(const System& sys, nlohmann::json params, State s, long n) {
 double worst_step_error(const System& sys, nlohmann::json params, double T) {
   auto I = exact_discrete(sys, std::move(params));
   State s = tilted_disk();
-  I->start(s);
+  I->begin(s);
   double worst = 0.0;
   for (long k = 0, n = std::lround(T / kH); k < n; ++k) {
     const State before = s;
-    I->step(s, kH);
+    I->advance(s, kH);
     if (k % 10 == 0) worst = std::max(worst, mixed_error(s, reference_flow(sys, before, before.t + kH, 500)));
   }
   return worst;
@@ -127,9 +127,9 @@ TEST_CASE("exact_discrete: what the error control costs, and where max_substep a
   const State k0 = make_state({0, 0, 0}, {0.8, 0, 0.8});
   auto a = exact_discrete(*knife, nullptr), b = exact_discrete(*knife, {{"tol", 0.0}});
   State sa = k0, sb = k0;
-  a->start(sa);
-  b->start(sb);
-  for (int k = 0; k < 3000; ++k) a->step(sa, 0.1), b->step(sb, 0.1);
+  a->begin(sa);
+  b->begin(sb);
+  for (int k = 0; k < 3000; ++k) a->advance(sa, 0.1), b->advance(sb, 0.1);
   CHECK(sa.q == sb.q);
   CHECK(sa.v == sb.v);
 }
@@ -144,6 +144,6 @@ TEST_CASE("exact_discrete: an absurd substep count is a StepFailure naming it, n
   auto sys = test::system("knife_edge");
   auto I = exact_discrete(*sys, {{"max_substep", 1e-6}});
   State s = make_state({0, 0, 0}, {0.8, 0, 0.8});
-  I->start(s);
-  CHECK_THROWS_WITH(I->step(s, 1.0), Catch::Contains("exact flow over T = 1 needs more than 100000 GBS substeps (substep 1e-06"));
+  I->begin(s);
+  CHECK_THROWS_WITH(I->advance(s, 1.0), Catch::Contains("exact flow over T = 1 needs more than 100000 GBS substeps (substep 1e-06"));
 }

@@ -373,10 +373,10 @@ TEST_CASE("Cross-seed: DLA = nonholonomic Newmark beta = beta' = 0, alpha = 1/2 
   const auto a = test::run(*sys, *dla, s0, 0.1, 100);
   State s = s0;
   nm->bind(*sys);
-  nm->start(s);
+  nm->begin(s);
   double d = 0;
   for (int k = 1; k <= 100; ++k) {
-    nm->step(s, 0.1);
+    nm->advance(s, 0.1);
     d = std::max(d, (s.q - a.q[k]).lpNorm<Eigen::Infinity>());
   }
   CHECK(test::report("cross-seed: |q_dla - q_newmark(0,0,1/2)|, 100 steps", d) < 1e-12);
@@ -389,9 +389,9 @@ TEST_CASE("Signed h: MLA forward then backward returns to the start (integrator 
     State s = test::make_state({0, 0, 0}, {0.72, 0, 0.8});
     const State s0 = s;
     I->bind(*knife);
-    I->start(s);
-    for (int k = 0; k < 20; ++k) I->step(s, 0.1);
-    for (int k = 0; k < 20; ++k) I->step(s, -0.1);
+    I->begin(s);
+    for (int k = 0; k < 20; ++k) I->advance(s, 0.1);
+    for (int k = 0; k < 20; ++k) I->advance(s, -0.1);
     CHECK(test::report("signed h: |q - q0| after 20 steps +h and 20 steps -h", (s.q - s0.q).lpNorm<Eigen::Infinity>()) < 1e-12);
     CHECK((s.v - s0.v).lpNorm<Eigen::Infinity>() < 1e-12);
   }

@@ -122,8 +122,8 @@ TEST_CASE("compiled and generic paths of rk2, rk4 and nonholonomic_newmark agree
       std::vector<double> qa(names.size()), qb(names.size());
       double worst = 0.0, worst_quantity = 0.0;
       for (int k = 0; k < kSteps; ++k) {
-        compiled->step(a, c.h);
-        generic->step(b, c.h);
+        compiled->advance(a, c.h);
+        generic->advance(b, c.h);
         worst = std::max(worst, distance(a, b) / (1.0 + a.q.lpNorm<Eigen::Infinity>() + a.v.lpNorm<Eigen::Infinity>()));
         compiled->discrete_quantities(qa.data());
         generic->discrete_quantities(qb.data());

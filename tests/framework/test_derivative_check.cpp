@@ -133,7 +133,7 @@ TEST_CASE("dalembert check refuses bad input in one line naming the value", "[de
   check_one_line_error(run_cli("check no_such_system", dir.path()), {"no_such_system"});
   check_one_line_error(run_cli("check knife_edge --state " + quote(R"({"q":[1]})"), dir.path()), {"--state", "3 numbers"});
   check_one_line_error(run_cli("check knife_edge --samples many", dir.path()), {"--samples", "many"});
-  check_one_line_error(run_cli("check", dir.path()), {"check needs a system name"});
+  check_one_line_error(run_cli("check", dir.path()), {"check needs a plugin name"});
 }
 
 TEST_CASE("the checker reports the worst entry with both values and a relative error", "[derivative_check]") {

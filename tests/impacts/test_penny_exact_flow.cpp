@@ -20,13 +20,13 @@ TEST_CASE("exact_flow: 30 000 steps stay on the contact circle to round-off (clo
   auto flow = registry().make_integrator("exact_flow", nlohmann::json::object(), "test");
   flow->bind(*sys);
   State s = penny_state();
-  flow->start(s);
+  flow->begin(s);
   ExactFlow composed;  // the test-only step-by-step composition, for contrast
   composed.bind(*sys);
   State c = penny_state();
   double worst = 0.0, worst_composed = 0.0;
   for (int k = 1; k <= 30000; ++k) {
-    flow->step(s, 1e-3);
+    flow->advance(s, 1e-3);
     s.t = 1e-3 * k;  // the runner's clock
     composed.step(c, 1e-3);
     worst = std::max(worst, std::abs(std::hypot(s.q[0] + 0.5, s.q[1]) - 0.5));
@@ -46,15 +46,15 @@ TEST_CASE("exact_flow: 30 000 steps stay on the contact circle to round-off (clo
   State other = penny_state(-3.0, 1.5, 0.3, 0.01, -0.02);
   other.t = 30.0;
   State stepped = other;
-  flow->step(stepped, 0.25);
+  flow->advance(stepped, 0.25);
   State direct;
   sys->exact_solution(other, 30.25, direct);
   CHECK((stepped.q - direct.q).cwiseAbs().maxCoeff() == 0.0);
   CHECK((stepped.v - direct.v).cwiseAbs().maxCoeff() == 0.0);
   CHECK(stepped.t == 30.25);
-  flow->start(other);  // start() re-anchors too
+  flow->begin(other);  // start() re-anchors too
   State again = other;
-  flow->step(again, 0.25);
+  flow->advance(again, 0.25);
   CHECK((again.q - direct.q).cwiseAbs().maxCoeff() == 0.0);
 }
 

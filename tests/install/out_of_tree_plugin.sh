@@ -29,6 +29,14 @@ export DALEMBERT_PLUGIN_PATH="$work/plugin/plugins"
 "$work/prefix/bin/dalembert" check sleigh_in_bowl --samples 16 >"$work/check.txt"
 grep -q "sleigh_in_bowl: all checks passed" "$work/check.txt"
 grep -q "^rk4_energy " "$work/check.txt"
+# The conformance suite on the out-of-tree integrator (paired with every installed system example
+# and sleigh_in_bowl's) and on the installed rk4 beside the out-of-tree system: exit 1 on a finding.
+"$work/prefix/bin/dalembert" check kutta3 >"$work/conformance.txt"
+grep -q "kutta3: all checks passed" "$work/conformance.txt"
+grep -Eq '^  allocation +pass +defaults on sleigh_in_bowl ' "$work/conformance.txt"
+grep -Eq '^  order +pass +defaults on polar_oscillator ' "$work/conformance.txt"  # order 3 with M(q)
+"$work/prefix/bin/dalembert" check rk4 >"$work/conformance_rk4.txt"
+grep -q "rk4: all checks passed" "$work/conformance_rk4.txt"
 "$work/prefix/bin/dalembert" run "$src/examples/out_of_tree_plugin/sleigh_convergence.json" --out "$work/run" \
   --quiet --no-plots
 # The installed CLI found both new plugins and the installed RK4; each runs at its declared order

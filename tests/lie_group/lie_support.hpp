@@ -32,12 +32,12 @@ struct Run {
 inline Run run(const System& sys, const std::string& integ, const nlohmann::json& params, State s, double h, int N) {
   auto in = registry().make_integrator(integ, params, "test");
   in->bind(sys);
-  in->start(s);
+  in->begin(s);
   Run r;
   in->quantity_names(r.names);
   r.states.push_back(s);
   for (int k = 0; k < N; ++k) {
-    in->step(s, h);
+    in->advance(s, h);
     r.states.push_back(s);
     r.quants.emplace_back(r.names.size());
     in->discrete_quantities(r.quants.back().data());

@@ -49,7 +49,7 @@ TEST_CASE("Sleigh closed form against RK4 and the cusp at t* = 7.2173 (claim 7)"
   for (double t : {1.0, 5.0, tstar, 10.0, 15.0}) {
     State s = s0, ex;
     const int N = static_cast<int>(std::lround(t / 1e-3));
-    for (int i = 0; i < N; ++i) rk4->step(s, t / N);
+    for (int i = 0; i < N; ++i) rk4->advance(s, t / N);
     sys->exact_solution(s0, t, ex);
     INFO("t = " << t << ": q error " << (s.q - ex.q).lpNorm<Eigen::Infinity>());
     CHECK((s.q - ex.q).lpNorm<Eigen::Infinity>() < 1e-9);  // claim 7: 1e-9
@@ -98,9 +98,9 @@ TEST_CASE("Sleigh GNI reversibility (claim 10)", "[lie_group][sleigh]") {
   gni->bind(*sys);
   State s = test::sleigh_initial();
   const State s0 = s;
-  gni->start(s);
-  for (int k = 0; k < 100; ++k) gni->step(s, 0.15);
-  for (int k = 0; k < 100; ++k) gni->step(s, -0.15);  // back from (q_N, q_{N−1})
+  gni->begin(s);
+  for (int k = 0; k < 100; ++k) gni->advance(s, 0.15);
+  for (int k = 0; k < 100; ++k) gni->advance(s, -0.15);  // back from (q_N, q_{N−1})
   INFO("|q - q0| = " << (s.q - s0.q).lpNorm<Eigen::Infinity>());
   CHECK((s.q - s0.q).lpNorm<Eigen::Infinity>() < 1e-10);
 }

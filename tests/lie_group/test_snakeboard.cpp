@@ -98,9 +98,9 @@ TEST_CASE("Snakeboard GNI: constraints in average and momentum map and reversibi
   gni->bind(*sys);
   State s = test::snakeboard_initial();
   const State s0 = s;
-  gni->start(s);
-  for (int k = 0; k < 128; ++k) gni->step(s, h);
-  for (int k = 0; k < 128; ++k) gni->step(s, -h);
+  gni->begin(s);
+  for (int k = 0; k < 128; ++k) gni->advance(s, h);
+  for (int k = 0; k < 128; ++k) gni->advance(s, -h);
   INFO("|q - q0| = " << (s.q - s0.q).lpNorm<Eigen::Infinity>());
   CHECK((s.q - s0.q).lpNorm<Eigen::Infinity>() < 1e-10);
 }
@@ -202,9 +202,9 @@ TEST_CASE("Continuous snakeboard: energy balance and the wheel-angle closed form
   State mid;
   for (int k = 0; k < 2 * 16384; k += 2) {  // Simpson's rule over pairs of steps, t ∈ [0, 2]
     const double p0 = power(s);
-    rk4->step(s, h);
+    rk4->advance(s, h);
     const double p1 = power(s);
-    rk4->step(s, h);
+    rk4->advance(s, h);
     work += h / 3 * (p0 + 4 * p1 + power(s));
     worst_E = std::max(worst_E, std::abs(sys->energy(s) - sys->energy(s0) - work));
     const double t = s.t, phi = s0.q[1] + s0.v[1] * t + (t - std::sin(2 * pi * t) / (2 * pi)) / (4 * pi * J);
@@ -261,5 +261,5 @@ TEST_CASE("Bad input: singular snakeboard state and unknown retraction", "[lie_g
   auto sys = registry().make_system("snakeboard", nullptr, "test");
   auto gni = registry().make_integrator("gni", nullptr, "test");
   gni->bind(*sys);
-  CHECK_THROWS_WITH(gni->start(test::make_state({0, pi / 2, 0, 0, 0}, {1, 0, 0, 0, 0})), Catch::Contains("singular set"));
+  CHECK_THROWS_WITH(gni->begin(test::make_state({0, pi / 2, 0, 0, 0}, {1, 0, 0, 0, 0})), Catch::Contains("singular set"));
 }

@@ -45,14 +45,14 @@ json psi(double b = 0.0) {
 // Runs `steps` steps and returns the largest |A v| and |Φ| seen.
 std::pair<double, double> constraint_maxima(const System& sys, Integrator& integ, State s, double h, int steps) {
   integ.bind(sys);
-  integ.start(s);
+  integ.begin(s);
   std::vector<std::string> names;
   integ.quantity_names(names);
   std::vector<double> values(names.size());
   const auto phi = std::find(names.begin(), names.end(), "discrete_constraint_residual") - names.begin();
   double av = 0, ph = 0;
   for (int k = 0; k < steps; ++k) {
-    integ.step(s, h);
+    integ.advance(s, h);
     integ.discrete_quantities(values.data());
     av = std::max(av, sys.constraint_residual(s));
     ph = std::max(ph, std::abs(values.at(phi)));
@@ -126,30 +126,30 @@ TEST_CASE("claims 6 and 7: adjoint pair and symmetry from the paper's initial st
     State x = c.s0;
     auto dla = test::registry().make_integrator("nonholonomic_newmark", newmark(0, 0, 0.5), "test");
     dla->bind(*sys);
-    for (int k = 0; k < 3; ++k) dla->step(x, h);  // x = the state after 3 DLA steps
+    for (int k = 0; k < 3; ++k) dla->advance(x, h);  // x = the state after 3 DLA steps
     for (const auto& [b, bp, a] : std::vector<std::tuple<double, double, double>>{{0, 0, 0}, {0.1, 0.2, 0.3}, {0.1, 0, 1}}) {
       auto f = test::registry().make_integrator("nonholonomic_newmark", newmark(b, bp, a), "test");
       auto adj = test::registry().make_integrator("nonholonomic_newmark", newmark(bp, b, 1 - a), "test");
       f->bind(*sys);
       adj->bind(*sys);
       State y = x;
-      f->step(y, -h);
-      adj->step(y, h);
+      f->advance(y, -h);
+      adj->advance(y, h);
       INFO(c.system << " (beta, beta', alpha) = " << b << ", " << bp << ", " << a);
       CHECK(max_state_difference(y, x) <= 1e-13);  // F^{β′,β,1−α}_h ∘ F^{β,β′,α}_{−h} = id
     }
     auto psi_h = test::registry().make_integrator("composition", psi(), "test");
     psi_h->bind(*sys);
     State y = x;
-    psi_h->step(y, h);
-    psi_h->step(y, -h);
+    psi_h->advance(y, h);
+    psi_h->advance(y, -h);
     CHECK(max_state_difference(y, x) <= 1e-13);
     for (double b : {0.0, 0.1}) {
       auto sym = test::registry().make_integrator("nonholonomic_newmark", newmark(b, b, 0.5), "test");
       sym->bind(*sys);
       State z = x;
-      sym->step(z, h);
-      sym->step(z, -h);
+      sym->advance(z, h);
+      sym->advance(z, -h);
       CHECK(max_state_difference(z, x) <= 1e-13);
     }
   }
@@ -163,7 +163,7 @@ TEST_CASE("claim 8: Newmark gamma = 1/2 + beta - beta' (the spec's correction of
   const State s0 = paper_cases()[0].s0;
   State s1 = s0;
   const double h = 0.1;
-  integ->step(s1, h);
+  integ->advance(s1, h);
   std::vector<std::string> names;
   integ->quantity_names(names);
   std::vector<double> q(names.size());
@@ -282,7 +282,7 @@ TEST_CASE("claims 5 and 16: closed-form multipliers and the paper's energies", "
     integ->bind(*sys);
     const double h = 0.2;
     State s = cases[i].s0;
-    integ->step(s, h);
+    integ->advance(s, h);
     std::vector<std::string> names;
     integ->quantity_names(names);
     std::vector<double> v(names.size());

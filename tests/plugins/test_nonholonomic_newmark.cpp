@@ -66,7 +66,7 @@ double distance(const State& a, const State& b) {
 }
 
 State advance(Integrator& integrator, State s, double h, int steps) {
-  for (int k = 0; k < steps; ++k) integrator.step(s, h);
+  for (int k = 0; k < steps; ++k) integrator.advance(s, h);
   return s;
 }
 
@@ -179,7 +179,7 @@ TEST_CASE("claim 1: A(q)v = 0 and Φ = 0 are preserved (particle, 500 steps)", "
         double max_Av = 0.0, max_phi_50 = 0.0, max_phi = 0.0, max_phi_relative = 0.0, max_published_gap = 0.0;
         for (int k = 0; k < 500; ++k) {
           const Vec qk = s.q;
-          F->step(s, kH);
+          F->advance(s, kH);
           const double phi = std::abs(particle_phi(qk, s.q, alpha, kH));
           const double ybar = std::abs((1.0 - alpha) * qk[1] + alpha * s.q[1]);
           const double scale = (ybar * (std::abs(qk[0]) + std::abs(s.q[0])) + std::abs(qk[2]) + std::abs(s.q[2])) / kH;
@@ -211,7 +211,7 @@ TEST_CASE("claim 1 and orders (r = 2): a model with M ≠ I, nonlinear A and non
         State s = x;
         double max_Av = 0.0, max_phi = 0.0;
         for (int k = 0; k < 200; ++k) {
-          F->step(s, kH);
+          F->advance(s, kH);
           max_Av = std::max(max_Av, sys.constraint_residual(s));
           max_phi = std::max(max_phi, quantity(*F, "discrete_constraint_residual"));
         }
@@ -260,7 +260,7 @@ TEST_CASE("spec 000 §3.2 closed forms for β = β′ = 0 on the particle agree 
       const Vec d = (q1 - q) / kH;
       const double sc = (d[2] - q1[1] * d[0]) / (1.0 + q1[1] * q1[1]);
       const Vec v1 = (Vec(3) << d[0] + sc * q1[1], d[1], d[2] - sc).finished();
-      F->step(s, kH);
+      F->advance(s, kH);
       max_lambda = std::max(max_lambda, std::abs(quantity(*F, "lambda") - lambda));
       max_q = std::max(max_q, (s.q - q1).lpNorm<Eigen::Infinity>());
       max_v = std::max(max_v, (s.v - v1).lpNorm<Eigen::Infinity>());
@@ -282,7 +282,7 @@ TEST_CASE("claim 4: F^{0,0,α} is the DLA integrator (Prop 3.5), 40 steps", "[pl
     std::vector<Vec> q{s.q};
     std::vector<double> lambda, lambda_prime;  // lambda[k]: step k→k+1; lambda_prime[k]: λ′_{k+1}
     for (int k = 0; k < 40; ++k) {
-      F->step(s, kH);
+      F->advance(s, kH);
       q.push_back(s.q);
       lambda.push_back(quantity(*F, "lambda"));
       lambda_prime.push_back(quantity(*F, "lambda_prime"));
@@ -329,7 +329,7 @@ TEST_CASE("claim 5: α = 0 closed-form multipliers (after Prop 3.7) match the fi
     };
     auto F = newmark(system, 0.0, 0.0, 0.0);
     State s = s0;
-    F->step(s, kH);
+    F->advance(s, kH);
     Mat A1(r, n);
     model.constraint_matrix(s.q, A1);
     const Vec lambda = closed_form(s0.q, Vec::Zero(r));
@@ -362,9 +362,9 @@ TEST_CASE("claim 6: F^{β′,β,1−α}_h ∘ F^{β,β′,α}_{−h} = id", "[pl
       auto F = newmark(*sys, beta, beta_prime, alpha, {{"constraint_discretization", disc}});
       auto F_adjoint = newmark(*sys, beta_prime, beta, 1.0 - alpha, {{"constraint_discretization", disc}});
       State y = x;
-      F->step(y, -kH);
+      F->advance(y, -kH);
       CHECK(distance(y, x) > 1e-2);  // a real step was taken
-      F_adjoint->step(y, kH);
+      F_adjoint->advance(y, kH);
       INFO("adjoint error = " << sci(distance(y, x)));
       CHECK(distance(y, x) <= 1e-13);
       CHECK(std::abs(y.t - x.t) <= 1e-15);
@@ -375,8 +375,8 @@ TEST_CASE("claim 6: F^{β′,β,1−α}_h ∘ F^{β,β′,α}_{−h} = id", "[pl
     auto F_adjoint = newmark(two, 0.2, 0.1, 0.7);
     const State x2 = two_constraint_ic();
     State y = x2;
-    F->step(y, -kH);
-    F_adjoint->step(y, kH);
+    F->advance(y, -kH);
+    F_adjoint->advance(y, kH);
     INFO("adjoint error = " << sci(distance(y, x2)));
     CHECK(distance(y, x2) <= 1e-13);
   }
@@ -389,8 +389,8 @@ TEST_CASE("claim 7: F^{β,β,½} is symmetric, F_{−h} ∘ F_h = id", "[plugins
     auto F = newmark(*sys, beta, beta, 0.5);
     const State x = paper_ic();
     State y = x;
-    F->step(y, kH);
-    F->step(y, -kH);
+    F->advance(y, kH);
+    F->advance(y, -kH);
     INFO("symmetry error = " << sci(distance(y, x)));
     CHECK(distance(y, x) <= 1e-13);
   }
@@ -403,7 +403,7 @@ TEST_CASE("claim 8: Newmark γ = ½ + β − β′ (spec 000 §6.1)", "[plugins]
   auto F = newmark(*sys, beta, beta_prime, 0.5);
   State s = paper_ic();
   const State s0 = s;
-  F->step(s, h);
+  F->advance(s, h);
   const Vec G0 = particle_mu(s0.q) * quantity(*F, "lambda");
   const Vec G1 = particle_mu(s.q) * quantity(*F, "lambda_prime");
   auto gamma_residual = [&](double gamma) {
@@ -462,8 +462,8 @@ TEST_CASE("analytic and finite-difference Newton Jacobians give the same steps",
       State a = x, b = x;
       double max_diff = 0.0;
       for (int k = 0; k < 10; ++k) {
-        analytic->step(a, kH);
-        fd->step(b, kH);
+        analytic->advance(a, kH);
+        fd->advance(b, kH);
         max_diff = std::max(max_diff, distance(a, b));
       }
       INFO("analytic vs FD Jacobian steps: " << sci(max_diff));
@@ -579,12 +579,12 @@ TEST_CASE("a failed step throws StepFailure and leaves the state unchanged", "[p
   State s = advance(*newmark(*sys, 0.0, 0.0, 0.5),
                     test::make_state({1, 0, 1, -1, -1}, {0.05, 0.5, -0.5, -0.1, -0.05}), kH, 2);
   const State before = s;
-  CHECK_THROWS_AS(F->step(s, kH), StepFailure);
+  CHECK_THROWS_AS(F->advance(s, kH), StepFailure);
   CHECK(s.t == before.t);
   REQUIRE(s.q.size() == before.q.size());
   REQUIRE(s.v.size() == before.v.size());
   CHECK(std::memcmp(s.q.data(), before.q.data(), sizeof(double) * before.q.size()) == 0);
   CHECK(std::memcmp(s.v.data(), before.v.data(), sizeof(double) * before.v.size()) == 0);
-  CHECK_THROWS_AS(F->step(s, 0.0), StepFailure);  // h = 0
+  CHECK_THROWS_AS(F->advance(s, 0.0), StepFailure);  // h = 0
   CHECK(std::memcmp(s.q.data(), before.q.data(), sizeof(double) * before.q.size()) == 0);
 }

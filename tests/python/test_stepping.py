@@ -87,6 +87,18 @@ def test_errors_name_the_bad_value(dalembert):
         dalembert.simulate(sleigh, dalembert.integrator("rk4", sleigh), sleigh.state(Q0, V0), 0.3, 1.0)
 
 
+def test_a_failed_step_leaves_the_state_as_it_was(dalembert):
+    """Integrator.step goes through the framework's step contract (Integrator::advance, which does
+    what this binding did by itself before issue 27): a step that overflows raises, and the state is
+    the one before the step, bit for bit."""
+    particle = dalembert.system("chaotic_nonholonomic_particle")
+    q0, v0 = [1.0, 0.0, 1.0, -1.0, -1.0], [0.05, 0.5, -0.5, -0.1, -0.05]
+    s = particle.state(q0, v0, 0.5)
+    with pytest.raises(dalembert.Error, match="non-finite state"):
+        dalembert.integrator("rk4", particle).step(s, 1e100)  # q ~ h v: the quartic potential overflows
+    assert s.q.tolist() == q0 and s.v.tolist() == v0 and s.t == 0.5
+
+
 def test_simulate_releases_the_gil(dalembert):
     """While simulate() runs in one thread, Python runs in another: with the GIL held the main
     thread would not get a single iteration in until the run returned."""

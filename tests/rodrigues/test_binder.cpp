@@ -43,7 +43,7 @@ Track run(const System& sys, const std::string& map, State s, double h, long ste
           long every = 1, std::function<void(const State&)> each = {}) {
   auto integ = test::registry().make_integrator(map, nullptr, "test");
   integ->bind(sys);
-  integ->start(s);
+  integ->begin(s);
   std::vector<std::string> names, qn;
   sys.diagnostic_names(names);
   integ->quantity_names(qn);
@@ -53,7 +53,7 @@ Track run(const System& sys, const std::string& map, State s, double h, long ste
   Track t;
   for (long k = 1; k <= steps; ++k) {
     try {
-      integ->step(s, h);
+      integ->advance(s, h);
     } catch (const StepFailure& e) {  // e.g. the contact search refuses a blown-up configuration
       t.finite = false;
       if (t.blowup_t < 0) t.blowup_t = s.t + h;
@@ -294,8 +294,8 @@ TEST_CASE("Large rings: neighbour search and parallel force evaluation give iden
   auto ia = test::registry().make_integrator("rodrigues_25", nullptr, "test");
   auto ib = test::registry().make_integrator("rodrigues_25", nullptr, "test");
   ia->bind(*serial), ib->bind(*para);
-  ia->start(a), ib->start(b);
-  for (int k = 0; k < 150; ++k) ia->step(a, 1e-3), ib->step(b, 1e-3);  // through the first wall contact
+  ia->begin(a), ib->begin(b);
+  for (int k = 0; k < 150; ++k) ia->advance(a, 1e-3), ib->advance(b, 1e-3);  // through the first wall contact
   CHECK(a.q == b.q);
   CHECK(a.v == b.v);
   CHECK(diag(*serial, a, "U_pw") > 0.0);

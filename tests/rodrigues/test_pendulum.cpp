@@ -86,8 +86,8 @@ TEST_CASE("Claims 3, 6: with no torque (g = 0) every map turns R about the const
       State s = test::pendulum_ic();
       const Mat3 R0 = rot(s);
       const Vec3 W0(s.v[0], s.v[1], s.v[2]);
-      integ->start(s);
-      for (int k = 0; k < n; ++k) integ->step(s, h);
+      integ->begin(s);
+      for (int k = 0; k < n; ++k) integ->advance(s, h);
       const double x = h * W0.norm(), phi = arcsin ? std::asin(x) : 2 * std::atan(x / 2);
       const Mat3 R = Eigen::AngleAxisd(n * phi, W0.normalized()).toRotationMatrix() * R0;
       INFO(map << " h = " << h << ", " << n << " steps");
@@ -105,10 +105,10 @@ TEST_CASE("Claim 4: map (21) (body frame) = map (23) (spatial frame) over 1000 s
   auto i23 = reg.make_integrator("rodrigues_23", nullptr, "test");
   i21->bind(*sys), i23->bind(*sys);
   State a = test::pendulum_ic(), b = a;
-  i21->start(a), i23->start(b);
+  i21->begin(a), i23->begin(b);
   double worst = 0;
   for (int k = 0; k < 1000; ++k) {
-    i21->step(a, 0.01), i23->step(b, 0.01);
+    i21->advance(a, 0.01), i23->advance(b, 0.01);
     worst = std::max({worst, (rot(a) - rot(b)).cwiseAbs().maxCoeff(), (a.v - b.v).cwiseAbs().maxCoeff()});
   }
   INFO("max difference " << worst);
@@ -126,10 +126,10 @@ TEST_CASE("Claim 5: alpha, quaternion and chart storage agree over 1000 steps, a
       it.push_back(reg.make_integrator(map, {{"storage", st}}, "test"));
       it.back()->bind(*sys);
     }
-    for (int m = 0; m < 3; ++m) it[m]->start(s[m]);
+    for (int m = 0; m < 3; ++m) it[m]->begin(s[m]);
     double worst = 0;
     for (int k = 0; k < 1000; ++k) {
-      for (int m = 0; m < 3; ++m) it[m]->step(s[m], 0.01);
+      for (int m = 0; m < 3; ++m) it[m]->advance(s[m], 0.01);
       worst = std::max({worst, (rot(s[0]) - rot(s[1])).cwiseAbs().maxCoeff(), (rot(s[0]) - rot(s[2])).cwiseAbs().maxCoeff()});
     }
     INFO(map << ": max |R_alpha - R_other| = " << worst);
@@ -149,9 +149,9 @@ TEST_CASE("Claim 3: map (23) refuses h|w| >= 1 with a clear error, state unchang
     auto integ = reg.make_integrator(map, nullptr, "test");
     integ->bind(*sys);
     State c = s;
-    integ->start(c);
+    integ->begin(c);
     try {
-      integ->step(c, 0.2);  // h|w| ≈ 2
+      integ->advance(c, 0.2);  // h|w| ≈ 2
       FAIL("no StepFailure");
     } catch (const StepFailure& e) {
       CHECK(std::string(e.what()).find("h|w|") != std::string::npos);
@@ -164,8 +164,8 @@ TEST_CASE("Claim 3: map (23) refuses h|w| >= 1 with a clear error, state unchang
   auto i25 = reg.make_integrator("rodrigues_25", nullptr, "test");
   i25->bind(*sys);
   State c = s;
-  i25->start(c);
-  i25->step(c, 0.2);
+  i25->begin(c);
+  i25->advance(c, 0.2);
   CHECK(std::abs(so3::angle(rot(c)) - 2 * std::atan(0.2 * 10.0 / 2)) < 1e-3);  // torque is tiny here
 }
 

@@ -26,6 +26,7 @@ PluginDescriptor describe() {
   d.seed = "004 (Clark & Bloch, Prop IV.1, Def IV.3; spec 004 Sec 2(b))";
   d.params = impact_handling_params();
   d.make_impact = [](const Parameters& p) { return std::make_unique<ElasticNonholonomicImpact>(impact_handling_from(p)); };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, Guarded::model_name});
   return d;
 }
 }  // namespace

@@ -40,6 +40,7 @@ PluginDescriptor describe() {
   d.seed = "004 (Clark & Bloch, Def IV.4, eqs. 18, 20; spec 004 Sec 2(c))";
   d.params = impact_handling_params();
   d.make_impact = [](const Parameters& p) { return std::make_unique<PlasticNonholonomicImpact>(impact_handling_from(p)); };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, Guarded::model_name});
   return d;
 }
 }  // namespace

@@ -55,6 +55,9 @@ PluginDescriptor describe() {
   d.make_impact = [](const Parameters& p) {
     return std::make_unique<RestitutionImpact>(p.number("e"), p.string("mode") == "nonholonomic", impact_handling_from(p));
   };
+  // bind() also refuses mode "unconstrained" on a system with nonholonomic constraints.
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, Guarded::model_name});
+  d.examples = {{"unconstrained e 1", {{"mode", "unconstrained"}}}, {"nonholonomic e 0.5", {{"mode", "nonholonomic"}, {"e", 0.5}}}};
   return d;
 }
 }  // namespace

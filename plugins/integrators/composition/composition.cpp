@@ -1,6 +1,7 @@
 // Composition of configured integrators with step fractions (seed 000 §3.5.3–3.5.4):
 // Ψ_h = Φ^{(s)}_{c_s h} ∘ … ∘ Φ^{(1)}_{c_1 h}, stages applied in the order listed.
 // Ψ_h = F^{0,0,1}_{h/2} ∘ F^{0,0,0}_{h/2} (Prop 3.7) and the triple jump (Remark 3.10) are JSON, not code.
+#include <algorithm>
 #include <cmath>
 #include <dalembert/plugin/export.hpp>
 
@@ -47,8 +48,10 @@ class Composition final : public Integrator {
     saved_.v.resize(nv(s));
   }
   void start(const State& s) override {
-    for (auto& st : stages_) st.method->start(s);
+    for (auto& st : stages_) st.method->begin(s);
   }
+  // Each stage through its advance() (t + c_i h, finite); a failing stage leaves the state after the
+  // stages before it, which this step puts back: on failure a step leaves the state unchanged.
   void step(State& s, double h) override {
     saved_.t = s.t;
     saved_.q = s.q;
@@ -56,7 +59,7 @@ class Composition final : public Integrator {
     std::fill(values_.begin(), values_.end(), 0.0);
     try {
       for (std::size_t i = 0; i < stages_.size(); ++i) {
-        stages_[i].method->step(s, stages_[i].fraction * h);
+        stages_[i].method->advance(s, stages_[i].fraction * h);
         if (!slots_[i].empty()) {
           stages_[i].method->discrete_quantities(stage_values_[i].data());
           for (std::size_t k = 0; k < slots_[i].size(); ++k) {
@@ -87,23 +90,31 @@ class Composition final : public Integrator {
   State saved_;
 };
 
-std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory& factory) {
+// One stage as the parameters give it: which integrator, with which parameters, at which fraction of h.
+struct StageSpec {
+  std::string integrator;
+  json params;
+  std::string where;
+  double fraction;
+};
+
+// The stages of "stages" or "triple_jump", checked (keys, fractions summing to 1).
+std::vector<StageSpec> stage_specs(const Parameters& p) {
   const json& stages_json = p.json("stages");
   const json& tj = p.json("triple_jump");
-  std::vector<Composition::Stage> stages;
-  auto make_stage = [&](const json& j, const std::string& where, double fraction) {
+  std::vector<StageSpec> stages;
+  auto stage = [&](const json& j, const std::string& where, double fraction) {
     if (!j.is_object() || !j.contains("integrator") || !j.at("integrator").is_string())
       throw InputError(where, "a stage must be an object with \"integrator\": \"<plugin name>\"");
     for (const auto& [k, v] : j.items())
       if (k != "integrator" && k != "params" && k != "fraction")
         throw InputError(where + "/" + k, "unknown key '" + k + "' in a composition stage (integrator, params, fraction)");
-    const json params = j.value("params", json::object());
-    return Composition::Stage{factory.make_integrator(j.at("integrator").get<std::string>(), params, where), fraction};
+    return StageSpec{j.at("integrator").get<std::string>(), j.value("params", json::object()), where, fraction};
   };
   if (!stages_json.is_null() && !tj.is_null())
     throw InputError(p.where("triple_jump"), "give either \"stages\" or \"triple_jump\", not both");
   if (!tj.is_null()) {
-    for (double c : {kGamma1, kGamma2, kGamma1}) stages.push_back(make_stage(tj, p.where("triple_jump"), c));
+    for (double c : {kGamma1, kGamma2, kGamma1}) stages.push_back(stage(tj, p.where("triple_jump"), c));
   } else {
     if (!stages_json.is_array() || stages_json.empty())
       throw InputError(p.where("stages"), "= " + stages_json.dump() + ": must be a non-empty array of stages");
@@ -112,13 +123,30 @@ std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory& facto
       const json& f = stages_json[i].is_object() && stages_json[i].contains("fraction") ? stages_json[i]["fraction"] : json();
       if (!f.is_number() || !std::isfinite(f.get<double>()) || f.get<double>() == 0.0)
         throw InputError(where + "/fraction", "= " + f.dump() + ": each stage needs a nonzero numeric \"fraction\" of h");
-      stages.push_back(make_stage(stages_json[i], where, f.get<double>()));
+      stages.push_back(stage(stages_json[i], where, f.get<double>()));
     }
   }
   double sum = 0.0;
   for (const auto& s : stages) sum += s.fraction;
   if (std::abs(sum - 1.0) > 1e-12)
     throw InputError(p.where("stages"), "stage fractions sum to " + std::to_string(sum) + ", not 1: the composition would not be consistent");
+  return stages;
+}
+
+// What the stages need of a system, together.
+Needs needs(const Parameters& p, const PluginFactory& factory) {
+  Needs all;
+  for (const auto& s : stage_specs(p))
+    for (auto& n : factory.integrator_needs(s.integrator, s.params, s.where))
+      if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
+  return all;
+}
+
+std::unique_ptr<Integrator> make(const Parameters& p, const PluginFactory& factory) {
+  const json& tj = p.json("triple_jump");
+  std::vector<Composition::Stage> stages;
+  for (const auto& s : stage_specs(p))
+    stages.push_back({factory.make_integrator(s.integrator, s.params, s.where), s.fraction});
 
   Traits t;
   t.order = 1 << 20;
@@ -157,6 +185,19 @@ PluginDescriptor describe() {
       {"symmetric", ParamType::Boolean, false, "declare the composition symmetric (e.g. a method composed with its adjoint)"},
   };
   d.make_integrator = make;
+  d.needs = needs;
+  // Psi_h = F^{b,b,1}_{h/2} o F^{b,b,0}_{h/2} (Prop 3.7: symmetric, order 2) and triple jumps (Remark 3.10).
+  auto newmark = [](double beta, double alpha) { return json{{"beta", beta}, {"beta_prime", beta}, {"alpha", alpha}}; };
+  auto psi = [&](double beta) {
+    return json{{"order", 2}, {"symmetric", true},
+                {"stages", {{{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, 0.0)}, {"fraction", 0.5}},
+                            {{"integrator", "nonholonomic_newmark"}, {"params", newmark(beta, 1.0)}, {"fraction", 0.5}}}}};
+  };
+  d.examples = {{"Psi_h beta 0", psi(0.0)},
+                {"Psi_h beta 0.1", psi(0.1)},
+                {"triple jump of DLA F^{0,0,1/2}",
+                 {{"triple_jump", {{"integrator", "nonholonomic_newmark"}, {"params", newmark(0.0, 0.5)}}}}},
+                {"triple jump of dla", {{"triple_jump", {{"integrator", "dla"}}}}}};
   return d;
 }
 

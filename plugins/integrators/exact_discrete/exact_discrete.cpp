@@ -29,6 +29,9 @@ class ExactDiscreteFlow final : public Integrator {
 
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name());
+    if (two_step_ && model.has_external_force())
+      throw Error("integrator '" + name() + "' with form \"two_step\" shoots the autonomous flow (spec 002 §3.4); system '" +
+                  s.name() + "' has an external force: use form \"one_step\"");
     model_ = &model;
     exact_.bind(model, 0.0, max_substep_, levels_, tol_);
     n_ = model.dof();
@@ -158,7 +161,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "exact_discrete";
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";  // 1.1: error-controlled inner flow (tol), issue 26
+  d.version = "1.2.0";  // 1.1: error-controlled inner flow (tol), issue 26; 1.2: two_step without allocation, unforced (issue 27)
   d.summary = "Exact discrete nonholonomic flow (continuous flow sampled at t_k, or eq. (35) by shooting); inner "
               "order-8 GBS flow with local error <= tol";
   d.seed = "002 (Anahory Simoes, Marrero, Martin de Diego; Sects. 3.2, 5.2, Theorem 5.5)";
@@ -185,6 +188,15 @@ PluginDescriptor describe() {
     return std::make_unique<ExactDiscreteFlow>(p.string("form") == "two_step", p.number("max_substep"),
                                                static_cast<int>(p.integer("levels")), p.boolean("project"), tol);
   };
+  // The two-step form shoots the autonomous flow from q_{k-1} (spec 002 §3.4): no time-dependent force.
+  d.needs = [](const Parameters& p, const PluginFactory&) {
+    return p.string("form") == "two_step" ? Needs{ConstrainedLagrangian::model_name, "Unforced"}
+                                          : Needs{ConstrainedLagrangian::model_name};
+  };
+  d.examples = {{"one_step", {{"form", "one_step"}}},
+                {"two_step", {{"form", "two_step"}}},
+                {"tol 1e-13", {{"tol", 1e-13}}},
+                {"no error control", {{"tol", 0.0}}}};
   return d;
 }
 

@@ -85,6 +85,7 @@ PluginDescriptor describe() {
   d.version = "1.1.0";
   d.summary = "The system's exact solution as an integrator, evaluated from the segment's start (reference runs, exact impact sequences)";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<ExactFlow>(); };
+  d.needs = fixed_needs({"ExactSolution"});
   return d;
 }
 }  // namespace

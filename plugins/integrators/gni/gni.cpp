@@ -208,6 +208,9 @@ PluginDescriptor describe() {
     const std::string& i = p.string("init");
     return std::make_unique<GNI>(i == "paper" ? Init::Paper : i == "exact" ? Init::Exact : Init::RattleLambda0);
   };
+  // bind() also checks SE(2) and a constant (locked and coordinate) mass: true of every shipped LieGroupModel.
+  d.needs = fixed_needs({LieGroupModel::model_name});
+  d.examples = {{"init paper", {{"init", "paper"}}}, {"init exact", {{"init", "exact"}}}};
   return d;
 }
 

@@ -97,6 +97,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     t_ = s.t;
     steps_ = 0;
     have_prev_ = false;
+    h_last_ = 0.0;
     values_[4] = q1_.size() != 0 ? 1.0 : 0.0;  // s.v is not initial data when q_1 is given
     if (q1_.size() != 0) {
       // Paper initial data (q_0, q_1): π_0 = π^−(q_0, q_1) (spec §3.1, A5); it needs h. With the
@@ -129,7 +130,9 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       q_next_ = q1_;
       dm_.momentum_minus(q_, q_next_, h, pi_);
       values_[5] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
-    } else if (form_ == Form::OneStep || !have_prev_) {
+    } else if (form_ == Form::OneStep || !have_prev_ || h * h_last_ < 0.0) {
+      // (A step back after a step forward: the pair (q_{k−1}, q_k) is the wrong way round for the
+      // two-step forms, and (q_k, π_k) is the state of the one-step map, whose step of −h undoes h.)
       // Solve B(q_k)ᵀP^−(q_k, q_k+u) = π_k, ω(q_k, q_k+u) = 0 (spec §3.2, one-step form, item 1).
       dm_.velocity(q_, pi_, v_);
       u_ = h * v_;  // initial guess q_k + h v, v = B(BᵀMB)⁻¹π_k
@@ -177,6 +180,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     const double H = dm_.hamiltonian(q_next_, pi_next_);
     q_prev_ = q_;
     have_prev_ = true;
+    h_last_ = h;
     q_ = q_next_;
     pi_ = pi_next_;
     q1_pending_ = false;
@@ -281,6 +285,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   bool model_jacobian_;
   bool have_prev_ = false, q1_pending_ = false;
   double h_hint_ = 0.0;  // StepAware: the runner's h for the next start() (0: none)
+  double h_last_ = 0.0;  // the step size of the last step (0: none since start())
   const Vec* pi_target_ = nullptr;
   Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
   Mat B_, A_, JP_;
@@ -310,7 +315,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = kName;
   d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
+  d.version = "1.1.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27)
   d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
                       : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
   d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
@@ -334,6 +339,10 @@ PluginDescriptor describe() {
        0.0},
   };
   d.make_integrator = make;
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced"});
+  d.examples = {{"one_step midpoint", {{"form", "one_step"}}},
+                {"two_step", {{"form", "two_step"}}},
+                {"multiplier", {{"form", "multiplier"}}}};
   return d;
 }
 

@@ -123,6 +123,19 @@ PluginDescriptor describe() {
       {"compiled", ParamType::Boolean, true, kCompiledParameterDoc},
   };
   d.make_integrator = make;
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "ConstantMass", "Unforced"});
+  // The members of the family the papers use, on the compiled and the generic path (seed 000 Sec 3.4).
+  auto F = [](double beta, double beta_prime, double alpha, const char* disc = "14", bool compiled = true) {
+    return json{{"beta", beta},  {"beta_prime", beta_prime}, {"alpha", alpha}, {"constraint_discretization", disc},
+                {"compiled", compiled}};
+  };
+  d.examples = {{"DLA F^{0,0,1/2}", F(0, 0, 0.5)},
+                {"F^{0,0.3,1/2} (15)", F(0, 0.3, 0.5, "15")},
+                {"F^{0.1,0.1,1/2}", F(0.1, 0.1, 0.5)},
+                {"F^{0.1,0.1,1/2} (15)", F(0.1, 0.1, 0.5, "15")},
+                {"F^{0.25,0,1}", F(0.25, 0, 1.0)},
+                {"DLA generic path", F(0, 0, 0.5, "14", false)},
+                {"F^{0.1,0.1,1/2} generic path", F(0.1, 0.1, 0.5, "14", false)}};
   return d;
 }
 

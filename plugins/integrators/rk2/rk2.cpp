@@ -70,6 +70,10 @@ PluginDescriptor describe() {
   d.make_integrator = [](const Parameters& p, const PluginFactory&) {
     return std::make_unique<RK2>(p.string("ode") == "reduced", p.boolean("compiled"));
   };
+  d.needs = [](const Parameters& p, const PluginFactory&) {
+    return Needs{p.string("ode") == "reduced" ? LieGroupModel::model_name : ConstrainedLagrangian::model_name};
+  };
+  d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}, {"reduced", {{"ode", "reduced"}}}};
   return d;
 }
 

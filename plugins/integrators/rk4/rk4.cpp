@@ -46,6 +46,8 @@ PluginDescriptor describe() {
   d.make_integrator = [](const Parameters& p, const PluginFactory&) {
     return std::make_unique<RK4>(p.boolean("compiled"));
   };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name});
+  d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}};
   return d;
 }
 

@@ -70,6 +70,7 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Constraint residual |A(q)v| and the integrator's discrete constraint |Phi|, with their maxima";
   d.make_observer = [](const Parameters&) { return std::make_unique<ConstraintResidual>(); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

@@ -25,9 +25,11 @@ class ConstraintSpaces final : public Observer {
   void bind(const System& sys, const Integrator&) override {
     const auto* m = dynamic_cast<const ConstrainedLagrangian*>(&sys);
     if (!m) throw Error("observer 'constraint_spaces' needs a ConstrainedLagrangian system; '" + sys.name() + "' is not");
+    model_ = m;
     n_ = m->dof();
     r_ = m->num_constraints();
     const auto names = sys.layout().q;
+    layout_q_ = names;
     dep_.clear();
     if (dep_names_.empty()) {
       for (int i = n_ - r_; i < n_; ++i) dep_.push_back(i);
@@ -54,6 +56,7 @@ class ConstraintSpaces final : public Observer {
   void start(const State& s0) override {
     q0_ = s0.q;
     max_gap_ = 0.0;
+    check_dependent();
   }
   void observe(const State& s, const StepValues&, double* out) override {
     if ((s.q - q0_).lpNorm<Eigen::Infinity>() == 0.0) {
@@ -76,6 +79,22 @@ class ConstraintSpaces final : public Observer {
   }
 
  private:
+  // The dependent coordinates must be solvable for: A(q0) restricted to their columns invertible
+  // (else Newton below divides by zero and the columns would be NaN).
+  void check_dependent() const {
+    Mat A(r_, n_), Adep(r_, r_);
+    model_->constraint_matrix(q0_, A);
+    for (int b = 0; b < r_; ++b) Adep.col(b) = A.col(dep_[b]);
+    Eigen::FullPivLU<Mat> lu(Adep);
+    lu.setThreshold(1e-10);
+    if (lu.rank() < r_) {
+      std::string names;
+      for (int b : dep_) names += (names.empty() ? "" : ", ") + layout_q_[b];
+      throw Error("observer 'constraint_spaces': the constraints do not determine the dependent coordinates (" + names +
+                  ") at q0 (A restricted to them has rank " + std::to_string(lu.rank()) + " < r = " +
+                  std::to_string(r_) + "); name others in \"dependent\"");
+    }
+  }
   // ω(q0, q1) = 0 for the dependent coordinates of q1 (spec §3.1).
   Vec discrete(const Vec& q) {
     Vec q1 = q, om(r_), om2(r_);
@@ -123,6 +142,8 @@ class ConstraintSpaces final : public Observer {
   }
 
   std::vector<std::string> dep_names_;
+  std::vector<std::string> layout_q_;
+  const ConstrainedLagrangian* model_ = nullptr;
   double h_;
   int n_ = 0, r_ = 0;
   std::vector<int> dep_, free_;
@@ -137,7 +158,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "constraint_spaces";
   d.kind = PluginKind::Observer;
-  d.version = "1.0.0";
+  d.version = "1.1.0";  // 1.1: refuses dependent coordinates the constraints do not determine (issue 27)
   d.summary = "Dependent coordinates of the discrete (M_d) and exact (M^e_h) constraint spaces through q0 at each "
               "state's free coordinates (seed 002 Fig 4)";
   d.seed = "002 (Fig 4; spec 002 §3.1, §3.4)";
@@ -150,6 +171,7 @@ PluginDescriptor describe() {
       for (std::size_t i = 0; i < j.size(); ++i) dep.push_back(j.at(i).string());
     return std::make_unique<ConstraintSpaces>(dep, p.number("h"));
   };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name});
   return d;
 }
 }  // namespace

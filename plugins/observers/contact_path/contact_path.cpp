@@ -50,6 +50,7 @@ PluginDescriptor describe() {
   d.params = {{"x", ParamType::String, "x", "name of the q component holding the contact point's x"},
               {"y", ParamType::String, "y", "name of the q component holding the contact point's y"}};
   d.make_observer = [](const Parameters& p) { return std::make_unique<ContactPath>(p.string("x"), p.string("y")); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

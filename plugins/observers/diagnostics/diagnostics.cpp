@@ -67,6 +67,7 @@ PluginDescriptor describe() {
   d.params = {{"extrema", ParamType::Boolean, false,
                "also report max_<c>, min_<c>, max_abs_<c> and spread_<c> (max - min) over every step as summaries"}};
   d.make_observer = [](const Parameters& p) { return std::make_unique<Diagnostics>(p.boolean("extrema")); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

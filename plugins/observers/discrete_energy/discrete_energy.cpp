@@ -91,6 +91,7 @@ PluginDescriptor describe() {
   d.summary = "Discrete energy H|D*(q_k, pi_k) of a discrete nonholonomic flow and its band (spec 002 §3.1)";
   d.seed = "002 (Figs 2, 5, 6)";
   d.make_observer = [](const Parameters&) { return std::make_unique<DiscreteEnergy>(); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

@@ -61,6 +61,7 @@ PluginDescriptor describe() {
   d.params = {{"exclude", ParamType::Json, nullptr,
                "names of published quantities not to record (e.g. one another observer already writes)"}};
   d.make_observer = [](const Parameters& p) { return std::make_unique<DiscreteQuantities>(excluded_names(p)); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

@@ -44,6 +44,7 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Energy E and signed drift E - E0; summaries max |E - E0| and the final drift";
   d.make_observer = [](const Parameters&) { return std::make_unique<EnergyError>(); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

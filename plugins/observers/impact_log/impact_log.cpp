@@ -100,6 +100,7 @@ PluginDescriptor describe() {
   d.make_observer = [](const Parameters& p) {
     return std::make_unique<ImpactLog>(p.integer("max_in_summary"), p.boolean("diagnostics"));
   };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

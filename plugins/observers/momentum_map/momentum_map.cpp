@@ -109,6 +109,9 @@ PluginDescriptor describe() {
     }
     return std::make_unique<MomentumMap>(z, p.where("generator"));
   };
+  d.needs = fixed_needs({"ConstrainedLagrangian or LieGroupModel"});  // a mass matrix
+  // The generator has one component per velocity: each example binds to the systems of that size.
+  d.examples = {{"d/dq1 of 3", {{"generator", {1, 0, 0}}}}, {"d/dpsi of 5 (snakeboard)", {{"generator", {1, 0, 0, 0, 0}}}}};
   return d;
 }
 }  // namespace

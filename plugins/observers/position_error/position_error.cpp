@@ -116,6 +116,7 @@ PluginDescriptor describe() {
     if (column.empty()) throw InputError(p.where("column"), "parameter 'column' must not be empty");
     return std::make_unique<PositionError>(v0, v0_by, column, p.string("norm") == "inf", p.number("reference_substep"));
   };
+  d.needs = fixed_needs({"ExactSolution or ConstrainedLagrangian"});  // the closed form, else a reference flow
   return d;
 }
 }  // namespace

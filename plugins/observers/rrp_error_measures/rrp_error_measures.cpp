@@ -153,6 +153,10 @@ PluginDescriptor describe() {
   d.params = {{"reference", ParamType::Boolean, false, "compare with the system's exact solution on the same grid (q-error (37), true H1 error)"},
               {"track_diagnostics", ParamType::Boolean, true, "max |d| and max |d - d0| of every system diagnostic over every step"}};
   d.make_observer = [](const Parameters& p) { return std::make_unique<RrpErrorMeasures>(p); };
+  d.needs = [](const Parameters& p, const PluginFactory&) {
+    return p.boolean("reference") ? Needs{"RigidBodyModel", "ExactSolution"} : Needs{"RigidBodyModel"};
+  };
+  d.examples = {{"defaults", nlohmann::json::object()}, {"reference", {{"reference", true}}}};
   return d;
 }
 }  // namespace

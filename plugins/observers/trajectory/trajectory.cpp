@@ -27,6 +27,7 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Every component of q and v, with the system's names";
   d.make_observer = [](const Parameters&) { return std::make_unique<Trajectory>(); };
+  d.needs = fixed_needs({});
   return d;
 }
 }  // namespace

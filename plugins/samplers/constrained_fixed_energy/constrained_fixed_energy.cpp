@@ -60,6 +60,8 @@ PluginDescriptor describe() {
               {"potential_cap", ParamType::Number, 0.8, "reject positions with V(q) >= cap * E", 0.0, 1.0},
               {"max_tries", ParamType::Integer, 100000, "rejection-sampling limit per state (at most 10^7: a huge one runs for ever)", 1, 1e7}};
   d.make_sampler = [](const Parameters& p) { return std::make_unique<ConstrainedFixedEnergy>(p); };
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name});
+  d.examples = {{"E = 1", {{"energy", 1.0}}}};
   return d;
 }
 }  // namespace

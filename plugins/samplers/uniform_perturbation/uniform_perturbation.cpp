@@ -59,6 +59,8 @@ PluginDescriptor describe() {
   d.params = {{"q", ParamType::Json, json(), "{component: half-width} for configuration components"},
               {"v", ParamType::Json, json(), "{component: half-width} for velocity components"}};
   d.make_sampler = [](const Parameters& p) { return std::make_unique<UniformPerturbation>(p); };
+  d.needs = fixed_needs({});
+  d.examples = {{"x and its velocity", {{"q", {{"x", 0.01}}}, {"v", {{"xdot", 0.01}}}}}};
   return d;
 }
 }  // namespace

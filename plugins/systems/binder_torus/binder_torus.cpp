@@ -174,6 +174,11 @@ PluginDescriptor describe() {
       {"parallel_threshold", ParamType::Integer, 4096, "bonds/pairs above which force evaluation runs in parallel (TBB)", 1},
   };
   d.make_system = [](const Parameters& p) { return std::make_unique<BinderTorus>(p); };
+  // Two bonded spheres without a wall (spec 003 claim 13): x, quaternion and v, Omega per body.
+  d.examples = {system_example("two spheres", {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0},
+                               {0.3, 0.1, -0.2, 0.5, -1, 0.3, -0.1, 0.2, 0.05, -0.2, 0.4, 0.8}, 0.01,
+                               {{"geometry", "custom"}, {"positions", {{0, 0, 0}, {1, 0, 0}}}, {"bonds", {{0, 1}}},
+                                {"masses", {1.0, 2.0}}, {"inertias", {0.5, 1.0}}, {"wall", false}})};
   return d;
 }
 

@@ -73,6 +73,8 @@ PluginDescriptor describe() {
   d.summary = "Chaotic nonholonomic particle in R^5 (McLachlan-Perlmutter): xdot + y1 z1dot + y2 z2dot = 0";
   d.seed = "000 (Sec 4.2)";
   d.make_system = [](const Parameters&) { return std::make_unique<ChaoticNonholonomicParticle>(); };
+  // Spec 000 §2.2 (the paper's Fig 2 start): xdot + y1 z1dot + y2 z2dot = 0.
+  d.examples = {system_example("", {1, 0, 1, -1, -1}, {0.05, 0.5, -0.5, -0.1, -0.05}, 0.1)};
   return d;
 }
 }  // namespace

@@ -122,6 +122,7 @@ PluginDescriptor describe() {
   d.make_system = [](const Parameters& p) {
     return std::make_unique<ChaplyginSleigh>(SleighModel{p.number("I"), p.number("m"), p.number("a")});
   };
+  d.examples = {system_example("", {0, 0, 0}, {0.25, -1, 0.075}, 0.05)};  // spec 001 §4; ydot = a thetadot at theta = 0
   return d;
 }
 

@@ -129,6 +129,11 @@ PluginDescriptor describe() {
     return std::make_unique<ChaplyginSphere>(p.number("R"), p.number("m"), p.number("I1"), p.number("I2"),
                                              p.number("I3"));
   };
+  // q = (0, 0, 0.1, 1.62, 0.2) with v = (0, 0, 0.1, 0.05, 1) projected onto the constraints.
+  d.examples = {system_example("", {0, 0, 0.1, 1.62, 0.2},
+                               {-0.3711480667762606, -0.051160173919572824, 0.061412395945645605,
+                                0.013851606558183904, 0.3748550380933625},
+                               0.05)};
   return d;
 }
 

@@ -100,6 +100,7 @@ PluginDescriptor describe() {
                "in the paper's frame, not in the regular one used here",
                0.0, 0.99}};
   d.make_system = [](const Parameters& p) { return std::make_unique<KnifeEdge>(p.number("eps")); };
+  d.examples = {system_example("", {0, 0, 0}, {0.8, 0, 0.8}, 0.1)};  // spec 002 Figs 5-6
   return d;
 }
 

@@ -74,6 +74,7 @@ PluginDescriptor describe() {
   d.summary = "Particle in R^3 with the constraint zdot = y xdot (M = I, V = 0); closed-form solution";
   d.seed = "000 (Anahory Simoes et al., Sec 4.1)";
   d.make_system = [](const Parameters&) { return std::make_unique<NonholonomicParticle>(); };
+  d.examples = {system_example("", {1, 1, -1}, {1, -1, 1}, 0.1)};  // zdot = y xdot
   return d;
 }
 

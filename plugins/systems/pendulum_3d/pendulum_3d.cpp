@@ -10,6 +10,7 @@
 #include <dalembert/math/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/study/json_input.hpp>
+#include <numbers>
 
 namespace {
 
@@ -111,6 +112,8 @@ PluginDescriptor describe() {
       {"reference_step", ParamType::Number, 2e-5, "largest RK4 step of the 'exact' (reference) solution", 1e-9},
   };
   d.make_system = [](const Parameters& p) { return std::make_unique<Pendulum3D>(p); };
+  // Spec 003 §4a IC (42): alpha(0) = 2 tan(3 pi/8) e2, q = (cos 3pi/8, 0, sin 3pi/8, 0), Omega(0) = (0.2, 0, 0.2).
+  d.examples = {system_example("", {std::cos(3 * std::numbers::pi / 8), 0.0, std::sin(3 * std::numbers::pi / 8), 0.0}, {0.2, 0.0, 0.2}, 0.05)};
   return d;
 }
 

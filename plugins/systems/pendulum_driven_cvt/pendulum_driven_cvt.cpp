@@ -72,6 +72,7 @@ PluginDescriptor describe() {
   d.seed = "000 (Sec 4.3)";
   d.params = {{"epsilon", ParamType::Number, 0.0, "asymmetry of the driver potential V_d = cos xi - (eps/2) sin 2xi"}};
   d.make_system = [](const Parameters& p) { return std::make_unique<PendulumDrivenCVT>(p.number("epsilon")); };
+  d.examples = {system_example("", {1, 0, -2}, {-0.4481, -0.40745617696058795, 0.1}, 0.1)};  // spec 000 §2.3
   return d;
 }
 }  // namespace

@@ -86,6 +86,9 @@ PluginDescriptor describe() {
     const double Ia = p.number("I_a") > 0.0 ? p.number("I_a") : 0.5 * m * R * R;
     return std::make_unique<RollingDisk>(RollingDiskModel{R, m, p.number("g"), Id, Ia});
   };
+  // Near upright, and tilted by 0.6 rad (exact_discrete's error control takes several substeps a step there).
+  d.examples = {system_example("", {0, 0, 0, 0.2, 0}, {1, 0, 0.5, 0.1, 1}, 0.05),
+                system_example("tilted", {0, 0, 0, 0.6, 0}, {0.5, 0, 0, 0, 0.5}, 0.1)};
   return d;
 }
 

@@ -148,6 +148,10 @@ PluginDescriptor describe() {
                                      "only for I < m l^2 = " + std::to_string(q.m * q.l * q.l));
     return std::make_unique<Snakeboard>(q);
   };
+  {  // Spec 001 §4: psi = pi/2, phi = pi/3, on the constraints for the default I = 0.5
+    const double I = 0.5, phi = pi / 3, K = -1.0 - I * 2.5 * std::sin(2 * phi);
+    d.examples = {system_example("", {pi / 2, phi, 0, 0, 0}, {2.5, -0.02, std::tan(phi) * K / 2, -K / 2, 0}, 0.05)};
+  }
   return d;
 }
 

@@ -345,6 +345,10 @@ PluginDescriptor describe() {
     if (dp.a == dp.b) dp.circle = true;  // an ellipse with a = b is a circle (closed-form locator)
     return std::make_unique<VerticalRollingDisk>(dp);
   };
+  {  // Heading for the edge of the circular table (an impact within a second): xdot = R thetadot cos phi, ...
+    const double R = 0.01, Om = 10.0, phi = kPi / 2;
+    d.examples = {system_example("", {0, 0.15, 0, phi}, {R * Om * std::cos(phi), R * Om * std::sin(phi), Om, 0.5}, 0.1)};
+  }
   return d;
 }
 

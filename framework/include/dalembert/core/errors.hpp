@@ -41,10 +41,22 @@ class BOOST_SYMBOL_VISIBLE StepFailure : public Error {
   double residual() const { return residual_; }
   int iterations() const { return iterations_; }
 
+ protected:
+  /// `message` is the whole text (no residual appended).
+  StepFailure(const std::string& message, std::string reason, double residual, int iterations);
+
  private:
   std::string reason_;
   double residual_;
   int iterations_;
+};
+
+/// Integrator::advance(): the plugin's step returned a non-finite q or v; the state was put back.
+class BOOST_SYMBOL_VISIBLE NonFiniteState : public StepFailure {
+ public:
+  /// "integrator 'NAME' produced a non-finite state (t = t, h = h); the state is left at t = t"
+  NonFiniteState(const std::string& integrator, double t, double h);
+  ~NonFiniteState() override;
 };
 
 /// A run stopped: carries the step number and time at which it stopped.

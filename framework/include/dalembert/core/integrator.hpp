@@ -1,11 +1,16 @@
 #pragma once
-// An integrator (plugin). Contract (DESIGN §2):
-//  * bind(system) asks for the model it needs with require<Model>() and sizes every buffer;
-//  * start(state) (re)initialises internal memory; the runner calls it at t0 and after impacts;
+// An integrator (plugin). What a plugin implements (DESIGN §2):
+//  * bind(system) asks for the model it needs with require<Model>() and sizes every buffer (the
+//    plugin's descriptor declares the same models in `needs`, plugin/descriptor.hpp);
+//  * start(state) (re)initialises internal memory;
 //  * step(state, h) advances by a signed h without heap allocation. On failure it throws
-//    StepFailure and leaves the state unchanged.
+//    StepFailure and leaves the state (and its memory) unchanged.
 //  * Integrators may publish named discrete quantities (e.g. the discrete constraint Φ of the
-//    last step) that observers record.
+//    last step) that observers record; after a step, discrete_quantities() writes every one.
+// What every caller relies on is enforced once, here, around the plugin's functions: callers never
+// call start() or step() (they are protected) but begin() and advance(), which put the state back
+// on any failure, set t = t + h exactly and turn a non-finite result into a StepFailure.
+// `dalembert check INTEGRATOR` (study/conformance.hpp) checks the plugin's side of the contract.
 #include <boost/config.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/state.hpp>
@@ -30,8 +35,6 @@ class BOOST_SYMBOL_VISIBLE Integrator {
   void set_name(std::string n) { name_ = std::move(n); }
 
   virtual void bind(const System&) = 0;
-  virtual void start(const State&) {}
-  virtual void step(State&, double h) = 0;
   virtual Traits traits() const = 0;
 
   /// Names of the discrete quantities this integrator publishes after each step.
@@ -39,8 +42,26 @@ class BOOST_SYMBOL_VISIBLE Integrator {
   /// Values for the last step, in the order of quantity_names().
   virtual void discrete_quantities(double* out) const {}
 
+  // ----- The step contract, for every caller (runs, Python, compositions, tests) -----
+  /// (Re)starts the integrator at `state`: sizes the copy advance() keeps (so advance() does not
+  /// allocate), tells a StepAware integrator the step size h of the run about to start (h = 0: not
+  /// told), then start(). A run calls it at t0 with h, and without h after every impact.
+  void begin(const State& state, double h = 0.0);
+  /// One step of signed size h: the plugin's step(), then t = t + h exactly (whatever step() did
+  /// with t) and q, v checked finite. On failure the state is as it was before the call: a
+  /// StepFailure from step() passes on, a non-finite result becomes a NonFiniteState (a StepFailure).
+  void advance(State& state, double h);
+
+ protected:
+  // ----- What a plugin implements. Callers use begin() and advance(), never these: -----
+  // (calling them through an Integrator is a compile error, "protected within this context")
+  virtual void start(const State&) {}                // callers: begin(state, h) (API 1, ABI 7)
+  virtual void step(State&, double h) = 0;            // callers: advance(state, h) (API 1, ABI 7)
+
  private:
+  friend class StepContract;  // the conformance suite checks step() itself (study/conformance.hpp)
   std::string name_;
+  State before_;  // the state before the step advance() is taking, sized by begin()
 };
 
 /// The model `Model` of `system`, or an Error "integrator WHO needs model M; system S does not provide it".

@@ -277,8 +277,11 @@ class ExactDiscrete {
     Iq_.resize(n_);
     Iv_.resize(n_);
     dv_.resize(n_);
+    c_.resize(n_);
+    N_.resize(k_, k_);
+    g_.resize(k_);
     lu_ = Eigen::PartialPivLU<Mat>(n_);
-    qr_ = Eigen::ColPivHouseholderQR<Mat>(n_, k_);
+    normal_ = Eigen::PartialPivLU<Mat>(k_);
   }
   ForcedFlow& flow() { return flow_; }
   DistributionFrame& frame() { return frame_; }
@@ -289,8 +292,8 @@ class ExactDiscrete {
   /// v1 (optional) receives R^{e+}(q0,q1) = the velocity at q1.
   double retraction(ConstVecRef q0, ConstVecRef q1, double h, VecRef v0, Vec* v1 = nullptr, int iterations = 30) {
     frame_.evaluate(q0, B_);
-    qr_.compute(B_);
-    u_ = qr_.solve((q1 - q0) / h);
+    c_ = (q1 - q0) / h;
+    least_squares(B_, u_);
     dv_.noalias() = B_ * u_;
     choose_substeps(q0, dv_, h);
     double Lint;
@@ -300,8 +303,7 @@ class ExactDiscrete {
       flow_.variational_flow(q_, v_, h, Phi_, Lint, Iq_, Iv_);
       res_ = q_ - q1;
       J_.noalias() = Phi_.topRightCorner(n_, n_) * B_;
-      qr_.compute(J_);
-      du_ = qr_.solve(res_);
+      least_squares(J_, res_, du_);
       u_ -= du_;
       if (du_.lpNorm<Eigen::Infinity>() <= 1e-15 * (1.0 + u_.lpNorm<Eigen::Infinity>())) break;
     }
@@ -353,13 +355,25 @@ class ExactDiscrete {
     flow_.flow(q_, v_, h);
   }
 
+  // x = the least-squares solution of J x = b (J n×k of full column rank: B(q0) and Φ_qv B are),
+  // by the normal equations JᵀJ x = Jᵀb in buffers sized in bind(): Eigen's QR allocates temporaries
+  // at every factorisation, and a step must not allocate. The shooting's Newton iteration, not this
+  // solve, sets the accuracy of u.
+  void least_squares(const Mat& J, const Vec& b, Vec& x) {
+    N_.noalias() = J.transpose() * J;
+    g_.noalias() = J.transpose() * b;
+    normal_.compute(N_);
+    x = normal_.solve(g_);
+  }
+  void least_squares(const Mat& J, Vec& x) { least_squares(J, c_, x); }
+
   ForcedFlow flow_;
   DistributionFrame frame_;
   int n_ = 0, k_ = 0;
   Mat B_, J_, Phi_;
-  Vec q_, v_, res_, u_, du_, Iq_, Iv_, dv_;
-  Eigen::PartialPivLU<Mat> lu_;
-  Eigen::ColPivHouseholderQR<Mat> qr_;
+  Mat N_;
+  Vec q_, v_, res_, u_, du_, Iq_, Iv_, dv_, c_, g_;
+  Eigen::PartialPivLU<Mat> lu_, normal_;
 };
 
 }  // namespace dalembert

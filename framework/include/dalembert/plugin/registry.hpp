@@ -60,6 +60,14 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   Parameters resolve(PluginKind kind, const std::string& name, const nlohmann::json& params,
                      const std::string& where) const;
 
+  /// What plugin `name` of `kind`, made with `params`, needs of a system: its descriptor's declared
+  /// `needs` (nothing if it declares none). Whatever the declaration throws that is not a dalembert
+  /// error becomes a PluginError naming plugin and file.
+  Needs needs(PluginKind kind, const std::string& name, const nlohmann::json& params, const std::string& where) const;
+  Needs integrator_needs(const std::string& name, const nlohmann::json& params, const std::string& where) const override {
+    return needs(PluginKind::Integrator, name, params, where);
+  }
+
   /// New plugin instances. Whatever the factory does wrong (throws something that is not a
   /// dalembert error, returns null, is missing) becomes a PluginError naming plugin and file.
   std::unique_ptr<System> make_system(const std::string& name, const nlohmann::json& params,

@@ -25,6 +25,8 @@ inline PluginDescriptor map_plugin(const std::string& name, Map map, const std::
   d.make_integrator = [map](const Parameters& p, const PluginFactory&) {
     return std::make_unique<MapIntegrator>(map, storage_from_string(p.string("storage")));
   };
+  d.needs = fixed_needs({"RigidBodyModel"});
+  d.examples = {{"alpha", {{"storage", "alpha"}}}, {"quaternion", {{"storage", "quaternion"}}}};
   return d;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Counts the process's heap allocations while `counting` is true (the integrator contract: no heap
-// allocation inside step()). Include in exactly one translation unit of a test executable: it
-// defines the process-wide allocation hooks.
+// allocation inside step()). Include in exactly one translation unit of an executable — the
+// `dalembert` program (for `dalembert check`) and the test executables that count: it defines the
+// process-wide allocation hooks. HookedAllocationCounter hands them to the conformance suite
+// (study/conformance.hpp).
 //
 // Plain build: this executable interposes malloc/calloc/realloc/aligned_alloc/posix_memalign (Eigen's
 // dynamic-size storage uses std::malloc) and replaces the global operator new/delete; the plugins'
@@ -13,6 +15,7 @@
 // DALEMBERT_ALLOC_TRACE=N prints the call stack of the first N counted allocations (stderr), to find
 // the call site (addresses in plugins: addr2line -e PLUGIN.so -f -C OFFSET).
 #include <atomic>
+#include <dalembert/study/conformance.hpp>
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
@@ -57,6 +60,19 @@ inline void count() {
   allocations.fetch_add(1, std::memory_order_relaxed);
   if (!in_trace && traced.load() < trace_budget()) trace_allocation();
 }
+
+/// The hooks below as the conformance suite's allocation counter.
+class HookedAllocationCounter final : public dalembert::AllocationCounter {
+ public:
+  void begin() override {
+    allocations = 0;
+    counting = true;
+  }
+  long end() override {
+    counting = false;
+    return allocations.load();
+  }
+};
 }  // namespace
 
 #ifdef DALEMBERT_TEST_SANITIZED_ALLOCATOR
