@@ -177,6 +177,15 @@ TEST_CASE("dalembert check INTEGRATOR prints the table and exits 1 on a finding,
   INFO(good.out << good.err);
   CHECK(good.status == 0);
   CHECK(good.out.find("planted_none: all checks passed") != std::string::npos);
+  // Without --params: a system around its declared example state (polar_oscillator's M(q) is
+  // singular at the origin, where the check used to sample), a plugin with a required parameter with
+  // its declared examples' (constrained_fixed_energy's energy used to be missing in the probe).
+  for (const char* plugin : {"polar_oscillator", "constrained_fixed_energy"}) {
+    const auto r = test::run_cli(std::string("check ") + plugin, tmp.path());
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(std::string(plugin) + ": all checks passed") != std::string::npos);
+  }
   const auto wrong = test::run_cli("check rk4 --state " + test::quote(R"({"q": [0], "v": [0]})"), tmp.path());
   CHECK(wrong.status == 1);
   CHECK(wrong.err.find("apply to a system, not to integrator plugin 'rk4'") != std::string::npos);
