@@ -16,6 +16,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/derivative_check.hpp>
+#include <dalembert/study/json_input.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/report.hpp>
@@ -253,13 +254,10 @@ int cmd_run(const std::vector<std::string>& args) {
   return 3;
 }
 
-// A JSON value given on the command line: a one-line error naming the option and the text.
+// A JSON value given on the command line, through the studies' strict parser: a one-line error
+// naming the option, the place in the text and the problem (no library text).
 nlohmann::json parse_json_option(const std::string& option, const std::string& text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError("command line: " + option, "= " + text + ": not valid JSON (" + e.what() + ")");
-  }
+  return parse_json_text(text, "command line: " + option + " = " + printable(text));
 }
 
 // A whole number in [lo, hi] given on the command line.
