@@ -102,6 +102,9 @@ def main():
     ap.add_argument("--old-runs", type=pathlib.Path, help="the old build's runs: reused when there, else kept there")
     args = ap.parse_args()
     old, new = args.old.resolve(), args.new.resolve()
+    for root in (old, new):
+        if not (root / "build" / "bin" / "dalembert").is_file():
+            sys.exit(f"error: {root}: no build/bin/dalembert (give a built source tree)")
     s_old, s_new = studies_of(old, args.studies), studies_of(new, args.studies)
     for s in sorted(s_old ^ s_new):
         print(f"{s}: only in the {'old' if s in s_old else 'new'} tree, not compared")
@@ -130,6 +133,8 @@ def main():
             differing += bool(diffs)
             print(f"{s}: " + ("identical" if not diffs else "differs\n    " + "\n    ".join(diffs)), flush=True)
         compared = len(s_old & s_new)
+        if not compared:
+            sys.exit("error: no study found in both trees: nothing compared")
         print(f"{compared} studies compared: " + (f"{differing} differ" if differing else "every one identical"))
         sys.exit(1 if differing else 0)
 
