@@ -16,6 +16,7 @@
 #include <dalembert/study/claim_targets.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/simulation.hpp>
+#include <dalembert/study/study_kind.hpp>
 #include <dalembert/study/study_plan.hpp>
 
 using nlohmann::json;
@@ -108,29 +109,6 @@ json plan_observers(const Study& st, const StudyPlan& plan, const Integrator& fi
   return out;
 }
 
-json plan_reference(const Study& st, const StudyPlan& plan) {
-  if (st.reference.exact) {
-    if (!plan.system->has_exact_solution())
-      throw InputError(st.file + ": /reference", "system '" + st.system.plugin +
-                                                     "' has no exact solution: declare a reference run, e.g. "
-                                                     "\"reference\": {\"plugin\": \"rk4\", \"h\": 1e-4}");
-    return "exact";
-  }
-  const auto& r = st.reference.run;
-  const json params = plan.registry->resolve(PluginKind::Integrator, r.plugin, r.params, r.where).to_json();
-  auto integ = plan.registry->make_integrator(r.plugin, r.params, r.where);
-  at(r.where, [&] { integ->bind(*plan.system); });
-  return {{"plugin", r.plugin}, {"params", params}, {"h", r.h}};
-}
-
-json plan_sampler(const Study& st, const StudyPlan& plan) {
-  const auto& u = st.ensemble.sampler;
-  const json params = plan.registry->resolve(PluginKind::Sampler, u.plugin, u.params, u.where).to_json();
-  auto sampler = plan.registry->make_sampler(u.plugin, u.params, u.where);
-  at(u.where, [&] { sampler->bind(*plan.system); });
-  return {{"plugin", u.plugin}, {"params", params}};
-}
-
 // The impact map bound to the system (which must be Guarded) and the initial state inside the
 // admissible set, checked as a run would.
 json plan_impact_map(const Study& st, const StudyPlan& plan, Integrator& first) {
@@ -141,23 +119,6 @@ json plan_impact_map(const Study& st, const StudyPlan& plan, Integrator& first) 
   at(u.where, [&] { sim.set_impact_map(map.get()); });
   at(st.initial.where, [&] { sim.check_initial(plan.initial); });
   return {{"plugin", u.plugin}, {"params", params}};
-}
-
-std::vector<Task> list_tasks(const Study& st) {
-  std::vector<Task> tasks;
-  const std::string where = st.file + ": /h";
-  for (std::size_t i = 0; i < st.integrators.size(); ++i) {
-    const auto& u = st.integrators[i];
-    const double h = u.h != 0.0 ? u.h : st.h[0];
-    if (st.kind == "trajectory") {
-      tasks.push_back({i, u.label, h, steps_for(st.T, h, where), trajectory_file(st, u.label)});
-    } else if (st.kind == "ensemble") {
-      for (long m = 0; m < st.ensemble.size; ++m) tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "", m});
-    } else {
-      for (double hk : st.h) tasks.push_back({i, u.label, hk, steps_for(st.T, hk, where), ""});
-    }
-  }
-  return tasks;
 }
 
 // The bind-time derivative check (issue 13): at the initial state only, hand-written derivatives
@@ -243,9 +204,26 @@ std::vector<ReportedNames> task_summaries(const Study& st, const StudyPlan& plan
 // names the figure and the summaries there are; the planned summaries, task_summaries, are checked
 // against claims only), and the files of other kinds (convergence.csv's fixed columns and a sweep's
 // axes are checked by parse_study; its metrics by the plotting script).
-void check_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
+}  // namespace
+
+json plan_bound_plugin(const StudyPlan& plan, PluginKind kind, const PluginUse& u) {
+  const json params = plan.registry->resolve(kind, u.plugin, u.params, u.where).to_json();
+  if (kind == PluginKind::Integrator) {
+    auto integ = plan.registry->make_integrator(u.plugin, u.params, u.where);
+    at(u.where, [&] { integ->bind(*plan.system); });
+  } else if (kind == PluginKind::Sampler) {
+    auto sampler = plan.registry->make_sampler(u.plugin, u.params, u.where);
+    at(u.where, [&] { sampler->bind(*plan.system); });
+  } else {
+    throw Error(std::string("plan_bound_plugin: a ") + to_string(kind) + " is not bound to the system alone");
+  }
+  return {{"plugin", u.plugin}, {"params", params}};
+}
+
+void check_recorded_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
   const JsonCursor root(st.raw, st.file);
-  if (!root.has("figures") || (st.kind != "trajectory" && st.kind != "ensemble")) return;
+  if (!root.has("figures")) return;
+  const bool trajectories = kind_of(st).writes_trajectories();
   std::vector<std::string> labels;
   for (const auto& u : st.integrators) labels.push_back(u.label);
   auto cols_of = [&](const std::string& label) -> const std::vector<std::string>& {
@@ -286,7 +264,7 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
     const JsonCursor fig = figs.at(i);
     const std::string type = fig["type"].string();
     if (type == "timeseries") {
-      if (st.kind != "trajectory") fig["type"].fail("a timeseries figure draws trajectory files, and an ensemble writes none");
+      if (!trajectories) fig["type"].fail("a timeseries figure draws trajectory files, and " + st.kind + " studies write none");
       if (fig.has("panels")) {
         for (std::size_t k = 0; k < fig["panels"].size(); ++k) {
           const JsonCursor p = fig["panels"].at(k);
@@ -298,7 +276,7 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
         need(fig, fig, "x", "t", "trajectory_", tasks_of(fig, fig), trajectory);
       }
     } else if (type == "path" || type == "snapshots") {
-      if (st.kind != "trajectory") fig["type"].fail("a " + type + " figure draws trajectory files, and an ensemble writes none");
+      if (!trajectories) fig["type"].fail("a " + type + " figure draws trajectory files, and " + st.kind + " studies write none");
       if (type == "path") {
         need(fig, fig, "x", "", "trajectory_", tasks_of(fig, fig), trajectory);
         need(fig, fig, "y", "", "trajectory_", tasks_of(fig, fig), trajectory);
@@ -326,17 +304,20 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
   }
 }
 
-// Every plugin instance a run of `st` makes, with the parameters the study gives it.
+namespace {
+
+// Every plugin instance a run of `st` makes, with the parameters the study gives it: its
+// integrators and those its kind adds (a reference run), its observers and the other plugins its
+// kind adds (a sampler), its impact map.
 std::vector<PluginConstruction> plugin_constructions(const Study& st) {
   std::vector<PluginConstruction> out = {{PluginKind::System, st.system.plugin, st.system.params, st.system.where}};
+  const auto extras = kind_of(st).plugins(st);
   for (const auto& u : st.integrators) out.push_back({PluginKind::Integrator, u.plugin, u.params, u.where});
-  if (ladder_kind(st.kind) && !st.reference.exact)
-    out.push_back({PluginKind::Integrator, st.reference.run.plugin, st.reference.run.params, st.reference.run.where});
+  for (const auto& [kind, u] : extras)
+    if (kind == PluginKind::Integrator) out.push_back({kind, u->plugin, u->params, u->where});
   for (const auto& u : st.observers) out.push_back({PluginKind::Observer, u.plugin, u.params, u.where});
-  if (st.kind == "ensemble") {
-    const auto& u = st.ensemble.sampler;
-    out.push_back({PluginKind::Sampler, u.plugin, u.params, u.where});
-  }
+  for (const auto& [kind, u] : extras)
+    if (kind != PluginKind::Integrator) out.push_back({kind, u->plugin, u->params, u->where});
   if (st.impact_map) out.push_back({PluginKind::Impact, st.impact_map->plugin, st.impact_map->params, st.impact_map->where});
   return out;
 }
@@ -361,7 +342,7 @@ void probe_study_plugins(const Registry& registry, const std::vector<const Study
 }
 
 StudyPlan plan_study(const Study& st) {
-  if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (plan_sweep)");
+  const StudyKind& kind = kind_of(st);
   StudyPlan plan;
   plan.registry = study_registry(st);
   const Registry& reg = *plan.registry;
@@ -380,7 +361,7 @@ StudyPlan plan_study(const Study& st) {
   const json integrators_run = plan_integrators(st, plan, integrators);
   const json observers_run = plan_observers(st, plan, *integrators.front());
   plan.columns = task_columns(st, plan, integrators);
-  check_figure_columns(st, plan.columns);
+  kind.check_figure_columns(st, plan.columns);
   plan.summaries = task_summaries(st, plan, integrators);
 
   json& run = plan.study_run;
@@ -392,27 +373,16 @@ StudyPlan plan_study(const Study& st) {
          {"integrators", integrators_run},
          {"observers", observers_run},
          {"T", st.T},
-         {"h", !ladder_kind(st.kind) ? json(st.h[0]) : json(st.h)},
+         {"h", !kind.ladder() ? json(st.h[0]) : json(st.h)},
          {"record_every", st.record_every},
          {"check_derivatives", st.check_derivatives},
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
   if (st.record_format != "csv") run["record_format"] = st.record_format;  // csv manifests as before
-  if (st.kind == "work_precision") run["repeats"] = st.repeats;
-  if (ladder_kind(st.kind)) {
-    run["order_tolerance"] = st.order_tolerance;
-    run["plateau"] = st.plateau;
-    run["reference"] = plan_reference(st, plan);
-  }
-  if (st.kind == "ensemble")
-    run["ensemble"] = {{"size", st.ensemble.size},
-                       {"seed", st.ensemble.seed},
-                       {"sampler", plan_sampler(st, plan)},
-                       {"quantiles", st.ensemble.quantiles},
-                       {"write_members", st.ensemble.write_members}};
+  kind.plan(st, plan, run);
   if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan, *integrators.front());
   if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
-  plan.tasks = list_tasks(st);
+  plan.tasks = kind.tasks(st);
   check_claim_targets(st, plan);
   return plan;
 }
