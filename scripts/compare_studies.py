@@ -9,7 +9,9 @@ the studies of its own tree (studies/*/*.json, or the GLOBs, relative to the tre
 only one tree is listed, not compared. Every data file (CSV, .npy, claims) must be byte-identical;
 manifest.json is compared as JSON without what says when, where and with which build it ran
 (wall times, threads, execution, the dalembert and plugin provenance) and without the file sizes
-of figures; report.md and figures/ are not compared (they quote the same numbers as the data).
+of figures; a key the new manifest adds (e.g. the "format" of each file-index entry, issue 27) is
+named in the study's line but is not a difference; report.md and figures/ are not compared (they
+quote the same numbers as the data).
 
 --old-runs DIR keeps the old build's runs in DIR and reuses those already there (a baseline run
 once, compared against many new builds); the new runs go to --out or a temporary folder.
@@ -45,6 +47,16 @@ def without_run_keys(j):
     return j
 
 
+def added_keys(old, new, found):
+    """`new` without the dict keys `old` lacks at the same place; the keys dropped go to `found`."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        found.update(k for k in new if k not in old)
+        return {k: added_keys(old[k], v, found) for k, v in new.items() if k in old}
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [added_keys(a, b, found) for a, b in zip(old, new)]
+    return new
+
+
 def csv_change(a, b):
     """(largest |x - y|, largest |x - y| / max(|x|, |y|), column) over the numbers of two CSV files."""
     worst = (0.0, 0.0, "")
@@ -69,8 +81,8 @@ def csv_change(a, b):
 
 
 def compare_folders(a, b):
-    """The differences between two run folders, one text each."""
-    diffs = []
+    """The differences between two run folders, one text each, and the keys the new manifests add."""
+    diffs, notes = [], []
     names = lambda d: {p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file()}
     fa, fb = names(a), names(b)
     skip = lambda n: n.startswith("figures/") or n.endswith("report.md") or "/figures/" in n
@@ -83,13 +95,16 @@ def compare_folders(a, b):
         pa, pb = a / n, b / n
         if n.endswith("manifest.json"):
             ja, jb = (without_run_keys(json.loads(p.read_text())) for p in (pa, pb))
-            if ja != jb:
+            added = set()
+            if ja != added_keys(ja, jb, added):
                 diffs.append(f"{n}: differs beyond its run keys")
+            elif added:
+                notes.append(f"{n} adds " + ", ".join(sorted(added)))
         elif pa.read_bytes() != pb.read_bytes():
             change = csv_change(pa, pb) if n.endswith(".csv") else None
             diffs.append(f"{n}: " + (f"largest change {change[0]:.3g} (relative {change[1]:.3g}) in column {change[2]}"
                                      if change else "differs"))
-    return diffs
+    return diffs, notes
 
 
 def main():
@@ -129,9 +144,10 @@ def main():
                 print(f"{s}: exit {ca} (old) / {cb} (new) {ea + eb}")
                 differing += ca != cb
                 continue
-            diffs = compare_folders(old_run, new_run)
+            diffs, notes = compare_folders(old_run, new_run)
             differing += bool(diffs)
-            print(f"{s}: " + ("identical" if not diffs else "differs\n    " + "\n    ".join(diffs)), flush=True)
+            added = f" ({'; '.join(notes)})" if notes else ""
+            print(f"{s}: " + ("identical" + added if not diffs else "differs\n    " + "\n    ".join(diffs)), flush=True)
         compared = len(s_old & s_new)
         if not compared:
             sys.exit("error: no study found in both trees: nothing compared")

@@ -10,7 +10,8 @@
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/json_input.hpp>
-#include <dalembert/study/npy_reader.hpp>
+#include <dalembert/study/table_format.hpp>
+#include <dalembert/study/study_kind.hpp>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -94,22 +95,30 @@ void check_pointer(const JsonCursor& c) {
       c.fail("not a JSON pointer: '~' is followed by 0 ('~') or 1 ('/')");
 }
 
-/// The kind of quantity a study of `kind` can claim, with its keys checked. What it names — a
-/// column, a summary, a step size, an axis value — is checked once the study is planned
-/// (claim_targets.cpp).
-void check_quantity(const JsonCursor& q, const std::string& kind, const std::vector<std::string>& labels) {
-  static const std::vector<std::pair<std::string, std::string>> kinds = {
-      {"summary", "trajectory"}, {"fitted_order", "convergence"}, {"error", "convergence"},
-      {"column", "trajectory"},  {"ensemble", "ensemble"},        {"ensemble_summary", "ensemble"},
-      {"sweep", "sweep"},        {"manifest", ""},                {"ratio", ""}};
+// The kind that offers quantity `q` (the first by name; a quantity only some kinds offer).
+std::string kind_offering(const std::string& q) {
+  for (const StudyKind* k : study_kinds()) {
+    const auto offered = k->claim_quantities();
+    if (std::find(offered.begin(), offered.end(), q) != offered.end()) return k->name();
+  }
+  return "";
+}
+
+/// The kind of quantity a study of `kind` can claim (its claim_quantities(); "manifest" and
+/// "ratio" in every kind), with its keys checked. What it names — a column, a summary, a step
+/// size, an axis value — is checked once the study is planned (claim_targets.cpp).
+void check_quantity(const JsonCursor& q, const StudyKind& kind, const std::vector<std::string>& labels) {
+  static const std::vector<std::string> kinds = {"summary", "fitted_order", "error", "column", "ensemble",
+                                                 "ensemble_summary", "sweep", "manifest", "ratio"};
+  const auto offered = kind.claim_quantities();
   std::string which;
-  for (const auto& [k, study_kind] : kinds)
+  for (const auto& k : kinds)
     if (q.has(k)) {
       if (!which.empty()) q.fail("a quantity has exactly one of its kinds; found \"" + which + "\" and \"" + k + "\"");
       which = k;
-      const bool ladder = study_kind == "convergence" && kind == "work_precision";  // a convergence table too
-      if (!study_kind.empty() && study_kind != kind && !ladder)
-        q[k].fail("a \"" + k + "\" quantity belongs to a " + study_kind + " study; this one is a " + kind + " study");
+      if (k != "manifest" && k != "ratio" && std::find(offered.begin(), offered.end(), k) == offered.end())
+        q[k].fail("a \"" + k + "\" quantity belongs to a " + kind_offering(k) + " study; this one is a " + kind.name() +
+                  " study");
     }
   if (which.empty())
     q.fail("a quantity needs one of summary, fitted_order, error, column, ensemble, ensemble_summary, sweep, manifest, ratio");
@@ -167,40 +176,21 @@ void parse_comparison(const JsonCursor& c, ClaimCheck& out) {
 
 // ----- evaluation -------------------------------------------------------------------------------
 
-/// A numeric CSV file as columns by name (text cells read as NaN; label columns are kept apart).
-struct Table {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> cols;
-  std::vector<std::string> labels;  // the first column's text (sweep.csv: the integrator label)
+/// A table of the run (study/table_format.hpp) with its columns by name.
+struct ClaimTable : Table {
   const std::vector<double>& col(const std::string& n, const std::string& file) const {
     for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == n) return cols[i];
+      if (names[i] == n) return columns[i];
     throw Error("claims: " + file + " has no column \"" + n + "\"");
   }
 };
 
-Table read_table(const fs::path& file) {
-  if (file.extension() == ".npy") {  // a trajectory written with "record_format": "npy"
-    NpyTable npy = read_npy(file);
-    return {std::move(npy.names), std::move(npy.columns), {}};
+ClaimTable read_table(const fs::path& file) {
+  try {
+    return {table_format_of(file).read(file)};
+  } catch (const Error& e) {
+    throw Error(std::string("claims: ") + e.what());
   }
-  std::ifstream in(file);
-  if (!in) throw Error("claims: cannot read " + file.string());
-  Table t;
-  std::string line, cell;
-  std::getline(in, line);
-  for (std::stringstream ss(line); std::getline(ss, cell, ',');) t.names.push_back(cell);
-  t.cols.resize(t.names.size());
-  while (std::getline(in, line)) {
-    std::stringstream ss(line);
-    for (std::size_t i = 0; std::getline(ss, cell, ',') && i < t.names.size(); ++i) {
-      char* end = nullptr;
-      const double v = std::strtod(cell.c_str(), &end);
-      t.cols[i].push_back(end != cell.c_str() ? v : kNaN);
-      if (i == 0) t.labels.push_back(cell);
-    }
-  }
-  return t;
 }
 
 // The names in `names`, the first ten of them (a task may report hundreds of summaries).
@@ -326,13 +316,13 @@ class Evaluator {
     for (const auto& t : m_["tasks"])
       if (t["label"] == label && t.contains("file")) file = t["file"];
     if (file.empty()) throw Error("task " + label + " wrote no trajectory file");
-    const Table& t = table(file);
+    const ClaimTable& t = table(file);
     v.what = name + " of " + label;
     return reduce(t.col(name, file), t.col("t", file), q, v);
   }
   double ensemble_column(const json& q, Value& v) {
     const std::string name = q["ensemble"], label = q["label"], file = "ensemble_stats_" + label + ".csv";
-    const Table& t = table(file);
+    const ClaimTable& t = table(file);
     v.what = name + " of the ensemble " + label;
     return reduce(t.col(name, file), t.col("t", file), q, v);
   }
@@ -350,7 +340,7 @@ class Evaluator {
   }
   double sweep_metric(const json& q, Value& v) {
     const std::string name = q["sweep"], label = q["label"];
-    const Table& t = table("sweep.csv");
+    const ClaimTable& t = table("sweep.csv");
     std::vector<double> x;
     std::vector<std::string> failed;  // cells that failed among those selected
     const auto& col = t.col(name, "sweep.csv");
@@ -422,7 +412,7 @@ class Evaluator {
     return std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());  // mean
   }
 
-  const Table& table(const std::string& file) {
+  const ClaimTable& table(const std::string& file) {
     auto it = tables_.find(file);
     if (it == tables_.end()) it = tables_.emplace(file, read_table(folder_ / file)).first;
     return it->second;
@@ -430,7 +420,7 @@ class Evaluator {
 
   const json& m_;
   fs::path folder_;
-  std::map<std::string, Table> tables_;
+  std::map<std::string, ClaimTable> tables_;
 };
 
 std::string comparison_text(const ClaimCheck& c) {
@@ -500,7 +490,7 @@ void write_claims_csv(const fs::path& file, const json& results) {
 
 }  // namespace
 
-std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const std::string& kind, const std::vector<std::string>& labels) {
+std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const StudyKind& kind, const std::vector<std::string>& labels) {
   std::vector<ClaimCheck> out;
   if (!root.has("claims")) return out;
   const JsonCursor claims = root["claims"];

@@ -6,6 +6,7 @@
 #include <dalembert/plugin/describe.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <dalembert/plugin/plugin_file.hpp>
+#include <dalembert/study/assembly.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <map>
 #include <memory>
@@ -32,7 +33,7 @@ std::vector<std::string> models_of(const System& s) {
 std::vector<std::pair<std::string, std::unique_ptr<System>>> default_systems(const Registry& reg) {
   std::vector<std::pair<std::string, std::unique_ptr<System>>> out;
   for (const auto* d : reg.list(PluginKind::System)) try {
-      out.emplace_back(d->name, reg.make_system(d->name, nullptr, "describe"));
+      out.emplace_back(d->name, assemble_system(reg, plugin_use(d->name, nullptr, "describe")));
     } catch (const std::exception&) {
     }
   return out;
@@ -54,7 +55,7 @@ json parameters_of(const PluginDescriptor& d) {
 void describe_system(const Registry& reg, const PluginDescriptor& d, json& out) {
   std::unique_ptr<System> s;
   try {
-    s = reg.make_system(d.name, nullptr, "describe");
+    s = assemble_system(reg, plugin_use(d.name, nullptr, "describe"));
   } catch (const std::exception& e) {
     out["instance_error"] = e.what();
     return;
@@ -103,8 +104,7 @@ void describe_integrator(const Registry& reg, const PluginDescriptor& d, const N
     binds.push_back(name);
     if (!quantities.is_null()) continue;
     try {
-      auto integ = reg.make_integrator(d.name, nullptr, "describe");
-      integ->bind(*sys);
+      auto integ = assemble_integrator(reg, plugin_use(d.name, nullptr, "describe"), *sys);
       std::vector<std::string> q;
       integ->quantity_names(q);
       quantities = q, bound_to = name;
@@ -125,10 +125,8 @@ void describe_observer(const Registry& reg, const PluginDescriptor& d, const Nee
     if (!unmet_need(*sys, needs).empty()) continue;
     for (const auto* id : reg.list(PluginKind::Integrator)) try {
         if (!unmet_need(*sys, reg.needs(PluginKind::Integrator, id->name, nullptr, "describe")).empty()) continue;
-        auto integ = reg.make_integrator(id->name, nullptr, "describe");
-        integ->bind(*sys);
-        auto obs = reg.make_observer(d.name, nullptr, "describe");
-        obs->bind(*sys, *integ);
+        auto integ = assemble_integrator(reg, plugin_use(id->name, nullptr, "describe"), *sys);
+        auto obs = assemble_observer(reg, plugin_use(d.name, nullptr, "describe"), *sys, *integ);
         std::vector<std::string> c;
         obs->columns(c);
         auto& entry = by_columns[c.empty() ? "(none)" : joined(c, ", ")];

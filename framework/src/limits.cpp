@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <dalembert/study/limits.hpp>
 #include <dalembert/study/study.hpp>
+#include <dalembert/study/study_kind.hpp>
+#include <dalembert/study/table_format.hpp>
 
 namespace dalembert {
 
@@ -34,11 +36,10 @@ std::string number(double x) { return nlohmann::json(x).dump(); }  // shortest r
           "\": " + count(round_up(value)) + "} in the study if you mean it");
 }
 
-double steps_of(double T, double h) { return std::round(T / std::abs(h)); }
 
 // The step sizes integrator i runs with.
 std::vector<double> step_sizes(const Study& s, std::size_t i) {
-  if (ladder_kind(s.kind)) return s.h;
+  if (kind_of(s).ladder()) return s.h;
   return {s.integrators[i].h != 0.0 ? s.integrators[i].h : s.h.at(0)};
 }
 
@@ -57,9 +58,11 @@ double substeps(const nlohmann::json& params) {
 
 }  // namespace
 
+double steps_of(double T, double h) { return std::round(T / std::abs(h)); }
+
 Workload& Workload::operator+=(const Workload& o) {
   tasks += o.tasks, total_steps += o.total_steps, rows += o.rows, bytes += o.bytes;
-  npy = npy || o.npy;
+  if (o.format != "csv") format = o.format;
   return *this;
 }
 
@@ -91,25 +94,23 @@ void check_steps(const JsonCursor& T, double T_value, double h, const Limits& li
   if (n > limits.steps) refuse(T, count(n) + " steps of h = " + number(h), "steps", n, limits.steps, "steps per task");
 }
 
-Workload workload(const Study& s) {
-  const bool ensemble = s.kind == "ensemble";
-  const double members = ensemble ? static_cast<double>(s.ensemble.size) : 1.0;
+Workload workload(const Study& s) { return kind_of(s).workload(s); }
+
+Workload task_workload(const Study& s, double members, double runs, double record_sets) {
   // Columns of a trajectory row: label, t, q, v and about one per observer; ~24 characters each in
-  // CSV, 8 bytes in .npy (record_format "npy": only trajectory files, so every row of the study).
+  // CSV, 8 bytes in .npy (TableFormat::bytes_per_value; a record format other than CSV: only
+  // trajectory files, so every row of the study).
   const double columns = 2.0 + 2.0 * static_cast<double>(s.initial.state.q.size()) + static_cast<double>(s.observers.size());
   Workload w;
   for (std::size_t i = 0; i < s.integrators.size(); ++i)
     for (double h : step_sizes(s, i)) {
       const double steps = steps_of(s.T, h), records = std::ceil(steps / static_cast<double>(s.record_every));
       w.tasks += members;
-      const double runs = s.kind == "work_precision" ? 1.0 + s.repeats : 1.0;  // the timed repeats
       w.total_steps += runs * members * steps * substeps(s.integrators[i].params);  // composition stages count
-      if (ladder_kind(s.kind)) w.rows += 1;  // one row of the error table per task
-      else w.rows += (ensemble ? (s.ensemble.write_members ? members : 0.0) + 1.0 : 1.0) * records;
+      w.rows += record_sets == 0.0 ? 1.0 : record_sets * records;  // 0: one row of a table per task
     }
-  if (ladder_kind(s.kind) && !s.reference.exact) w.total_steps += steps_of(s.T, s.reference.run.h);
-  w.npy = s.record_format == "npy";
-  w.bytes = w.rows * columns * (w.npy ? 8.0 : 24.0);
+  w.format = s.record_format;
+  w.bytes = w.rows * columns * table_format(w.format).bytes_per_value();
   return w;
 }
 
@@ -124,7 +125,7 @@ void check_workload(const JsonCursor& root, const Workload& w, const Limits& lim
     char mb[64];
     std::snprintf(mb, sizeof mb, "%.0f", std::ceil(w.bytes / 1e6));
     refuse(root.has("record_every") ? root["record_every"] : at,
-           "about " + count(w.rows) + " output rows (~" + mb + (w.npy ? " MB of .npy)" : " MB of CSV)") + what, "rows", w.rows, limits.rows,
+           "about " + count(w.rows) + " output rows (~" + mb + " MB of " + table_format(w.format).described() + ")" + what, "rows", w.rows, limits.rows,
            "output rows");
   }
 }

@@ -14,7 +14,7 @@
 #include <dalembert/study/report.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/runner.hpp>
-#include <dalembert/study/sweep.hpp>
+#include <dalembert/study/study_kind.hpp>
 #include <fstream>
 #include <memory>
 
@@ -30,7 +30,6 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 // Every unit of the run, planned; the same on every rank (each rank plans for itself).
 struct Plan {
-  std::vector<SweepCell> cells;  // a sweep's cells; empty otherwise
   std::vector<RunUnit> units;
   std::vector<std::pair<std::size_t, std::size_t>> index;  // task g -> (unit, task of the unit)
   long steps_of(std::size_t g) const { return units[index[g].first].tasks[index[g].second].steps; }
@@ -38,12 +37,7 @@ struct Plan {
 
 Plan make_plan(const Study& st) {
   Plan p;
-  if (st.kind == "sweep") {
-    p.cells = sweep_cells(st);
-    p.units = plan_sweep(st, p.cells);
-  } else {
-    p.units.push_back(plan_unit(st));
-  }
+  p.units = kind_of(st).units(st);
   for (std::size_t u = 0; u < p.units.size(); ++u) {
     p.units[u].first = p.index.size();
     for (std::size_t k = 0; k < p.units[u].tasks.size(); ++k) p.index.emplace_back(u, k);
@@ -139,36 +133,6 @@ std::vector<std::size_t> pending_chunks(const Plan& p, const ChunkPartition& par
   return pending;
 }
 
-void print_convergence(const json& manifest) {
-  std::printf("  %-14s %8s %8s  %s\n", "integrator", "declared", "fitted", "successive orders");
-  for (const auto& c : manifest["convergence"]) {
-    std::string ratios;
-    for (const auto& r : c["successive_orders"]) ratios += number_text(r.get<double>(), "%.3f") + " ";
-    std::printf("  %-14s %8d %8s  %s%s\n", c["label"].get<std::string>().c_str(), c["declared_order"].get<int>(),
-                c["fitted_order"].is_null() ? c["status"].get<std::string>().c_str()
-                                            : number_text(c["fitted_order"].get<double>(), "%.3f").c_str(),
-                ratios.c_str(), c["agrees"].get<bool>() ? "" : "  <-- differs from the declared order");
-  }
-}
-
-// The claims' verdicts into the manifest; claims.csv, which holds them too, into its file index.
-void attach_claims(json& manifest, const std::vector<ClaimCheck>& checks, const fs::path& folder) {
-  manifest["claims"] = evaluate_claims(checks, manifest, folder);
-  manifest["files"].push_back({{"path", "claims.csv"}, {"kind", "claims"}});
-}
-
-// A sweep cell's folder: its manifest, error.txt if a task failed, report.md.
-void write_cell(SweepCell& cell, const RunUnit& u, const UnitResult& r, const fs::path& staging) {
-  cell.manifest = r.manifest;
-  cell.error = r.errors;
-  const fs::path dir = staging / u.folder;
-  attach_claims(cell.manifest, {}, dir);
-  cell.manifest["figures_status"] = "none requested";
-  if (!cell.error.empty()) write_file_atomically(dir / "error.txt", cell.error + "\n");
-  write_report(cell.manifest, dir);
-  write_json_file(dir / "manifest.json", cell.manifest);
-}
-
 class Run {
  public:
   Run(const Study& st, const RunOptions& opt, Cluster& cl) : st_(st), opt_(opt), cl_(cl) {}
@@ -223,7 +187,7 @@ class Run {
       prepared_.checkpoint->write_chunk(c, part.first(c), outcomes);
     };
     // A work-precision study's timed tasks run one at a time, so that they do not disturb each other.
-    return cl_.execute(pending_, opt_.threads, run_chunk, meter, st_.kind == "work_precision");
+    return cl_.execute(pending_, opt_.threads, run_chunk, meter, kind_of(st_).one_task_at_a_time());
   }
 
   // Ranks other than 0: rank 0's verdict.
@@ -256,28 +220,11 @@ class Run {
     RunFolder& folder = *prepared_.folder;
     Outcomes outcomes{*prepared_.checkpoint, part, {}};
     for (const auto& f : lost) outcomes.lost[f.chunk] = "rank " + std::to_string(f.rank) + ": " + f.error;
-    json manifest;
-    if (st_.kind != "sweep") {
-      const UnitResult r = reduce_unit(plan_.units[0], outcomes, folder.staging(), opt_.verbose);
-      manifest = r.manifest;
-      stamp(manifest);
-      write_json_file(folder.file("manifest.json"), manifest);
-      if (!r.errors.empty()) throw RunFailure(r.errors, -1, 0.0);  // the checkpoint is kept for --resume
-    } else {
-      std::size_t failed = 0;
-      for (std::size_t i = 0; i < plan_.units.size(); ++i) {
-        write_cell(plan_.cells[i], plan_.units[i], reduce_unit(plan_.units[i], outcomes, folder.staging(), false),
-                   folder.staging());
-        failed += !plan_.cells[i].error.empty();
-      }
-      if (failed == plan_.cells.size())  // nothing to tabulate: the sweep failed, whatever its folder holds
-        throw RunFailure("every one of the " + std::to_string(failed) + " cells failed; " +
-                             describe_cell(st_, plan_.cells[0], 0) + ": " + plan_.cells[0].error,
-                         -1, 0.0);
-      manifest = sweep_manifest(st_, plan_.cells, folder.staging());
-      stamp(manifest);
-      write_json_file(folder.file("manifest.json"), manifest);
-    }
+    KindResult r = kind_of(st_).reduce_run(st_, plan_.units, outcomes, folder.staging(), opt_.verbose);
+    json& manifest = r.manifest;
+    stamp(manifest);
+    write_json_file(folder.file("manifest.json"), manifest);
+    if (!r.errors.empty()) throw RunFailure(r.errors, -1, 0.0);  // the checkpoint is kept for --resume
     attach_claims(manifest, st_.claims, folder.staging());  // a failed claim: still complete
     attach_figures(manifest, folder.staging(), opt_.plots && !st_.figures.empty(), st_.figures.empty());
     stamp(manifest);
@@ -296,31 +243,14 @@ class Run {
       std::fprintf(stderr, "warning: %s: %zu task summaries are not finite, e.g. %s (listed in manifest.json)\n",
                    st_.name.c_str(), nf.size(), nf[0].get<std::string>().c_str());
     }
-    if (st_.kind == "sweep") warn_failed_cells();
+    const StudyKind& kind = kind_of(st_);
+    kind.warn(st_, manifest);
     if (opt_.verbose) {
-      const double wall = manifest["wall_time_s"].get<double>();
-      if (st_.kind == "sweep")
-        std::printf("%s: sweep of %zu cells (%s failed), %.2f s -> %s\n", st_.name.c_str(), plan_.cells.size(),
-                    manifest["failed_cells"].dump().c_str(), wall, dir_.string().c_str());
-      else
-        std::printf("%s: %s study, %zu tasks, %.2f s -> %s\n", st_.name.c_str(), st_.kind.c_str(), plan_.index.size(),
-                    wall, dir_.string().c_str());
+      kind.print_headline(st_, manifest, plan_.index.size(), dir_);
       if (kept_ > 0) std::printf("  resumed: %ld tasks kept from the interrupted run, %ld computed\n", kept_, computed_);
-      if (manifest.contains("convergence")) print_convergence(manifest);
+      kind.print_tables(manifest);
     }
     print_claims(st_.name, manifest["claims"], opt_.verbose);
-  }
-
-  void warn_failed_cells() const {
-    std::size_t failed = 0;
-    for (const auto& c : plan_.cells) failed += !c.error.empty();
-    for (std::size_t i = 0; i < plan_.cells.size(); ++i)
-      if (!plan_.cells[i].error.empty()) {
-        std::fprintf(stderr, "warning: %s: %zu of %zu cells failed (listed in manifest.json), e.g. %s: %s\n",
-                     st_.name.c_str(), failed, plan_.cells.size(), describe_cell(st_, plan_.cells[i], i).c_str(),
-                     plan_.cells[i].error.c_str());
-        return;
-      }
   }
 
   const Study& st_;
@@ -335,6 +265,11 @@ class Run {
 };
 
 }  // namespace
+
+void attach_claims(json& manifest, const std::vector<ClaimCheck>& checks, const fs::path& folder) {
+  manifest["claims"] = evaluate_claims(checks, manifest, folder);
+  manifest["files"].push_back({{"path", "claims.csv"}, {"kind", "claims"}, {"format", "csv"}});
+}
 
 RunReport run_study(const Study& st, const RunOptions& opt) {
   Cluster& cl = opt.cluster ? *opt.cluster : process_cluster();

@@ -12,10 +12,19 @@ namespace dalembert {
 Simulation::Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers)
     : system_(system), integrator_(integrator), observers_(std::move(observers)) {
   integrator_.bind(system_);
+  for (auto* o : observers_) o->bind(system_, integrator_);
+  gather_columns();
+}
+
+Simulation::Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers, Bound)
+    : system_(system), integrator_(integrator), observers_(std::move(observers)) {
+  gather_columns();
+}
+
+void Simulation::gather_columns() {
   columns_ = {"t"};
   std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
   for (auto* o : observers_) {
-    o->bind(system_, integrator_);
     offsets_.push_back(columns_.size());
     std::vector<std::string> c;
     o->columns(c);

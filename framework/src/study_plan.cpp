@@ -16,6 +16,8 @@
 #include <dalembert/study/claim_targets.hpp>
 #include <dalembert/study/json_input.hpp>
 #include <dalembert/study/simulation.hpp>
+#include <dalembert/study/study_kind.hpp>
+#include <dalembert/study/assembly.hpp>
 #include <dalembert/study/study_plan.hpp>
 
 using nlohmann::json;
@@ -25,19 +27,6 @@ namespace dalembert {
 namespace {
 
 json to_json(const Vec& x) { return json(std::vector<double>(x.data(), x.data() + x.size())); }
-
-// Runs `check`, turning a plugin's own complaint (an Error that is not already an InputError)
-// into an InputError at `where`, the study's JSON path of the plugin that complained.
-template <class F>
-void at(const std::string& where, F&& check) {
-  try {
-    check();
-  } catch (const InputError&) {
-    throw;
-  } catch (const Error& e) {
-    throw InputError(where, e.what());
-  }
-}
 
 void check_size(const std::string& where, const char* what, const Vec& x, std::size_t n, const std::string& system) {
   if (x.size() != static_cast<Eigen::Index>(n))
@@ -75,89 +64,42 @@ json traits_json(const Traits& t) {
   return {{"order", t.order}, {"symmetric", t.symmetric}, {"explicit", t.explicit_method}, {"preserves", t.preserves}};
 }
 
-// Every integrator made and bound to the system; the integrators as run, in the manifest's form.
-json plan_integrators(const Study& st, StudyPlan& plan, std::vector<std::unique_ptr<Integrator>>& made) {
-  const Registry& reg = *plan.registry;
+// The integrators as run, in the manifest's form.
+json integrator_run(const Registry& reg, const PluginUse& u, const Traits& traits) {
+  const json params = reg.resolve(PluginKind::Integrator, u.plugin, u.params, u.where).to_json();
+  json ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", params}};
+  if (u.h != 0.0) ij["h"] = u.h;
+  if (!u.display.empty()) ij["display"] = u.display;
+  if (u.reference) ij["reference"] = true;
+  ij["traits"] = traits_json(traits);
+  return ij;
+}
+
+json observers_run(const Study& st, const Registry& reg) {
   json out = json::array();
-  for (const auto& u : st.integrators) {
-    const json params = reg.resolve(PluginKind::Integrator, u.plugin, u.params, u.where).to_json();
-    made.push_back(reg.make_integrator(u.plugin, u.params, u.where));
-    at(u.where, [&] { made.back()->bind(*plan.system); });
-    plan.traits.push_back(made.back()->traits());
-    json ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", params}};
-    if (u.h != 0.0) ij["h"] = u.h;
-    if (!u.display.empty()) ij["display"] = u.display;
-    if (u.reference) ij["reference"] = true;
-    ij["traits"] = traits_json(plan.traits.back());
-    out.push_back(ij);
-  }
+  for (const auto& u : st.observers)
+    out.push_back({{"plugin", u.plugin}, {"params", reg.resolve(PluginKind::Observer, u.plugin, u.params, u.where).to_json()}});
   return out;
 }
 
-// Every observer made and bound (with the first integrator: an observer that needs a model of
-// the system fails here, not inside a task).
-json plan_observers(const Study& st, const StudyPlan& plan, const Integrator& first) {
-  const Registry& reg = *plan.registry;
-  json out = json::array();
-  for (const auto& u : st.observers) {
-    const json params = reg.resolve(PluginKind::Observer, u.plugin, u.params, u.where).to_json();
-    auto obs = reg.make_observer(u.plugin, u.params, u.where);
-    at(u.where, [&] { obs->bind(*plan.system, first); });
-    out.push_back({{"plugin", u.plugin}, {"params", params}});
-  }
+// Every integrator assembled with the study's observers on the plan's system: an integrator or an
+// observer that refuses the system (or two observers writing one column) fails here, naming its
+// JSON path, not inside a task.
+std::vector<std::unique_ptr<Assembly>> assemble_all(const Study& st, const StudyPlan& plan) {
+  std::vector<std::unique_ptr<Assembly>> out;
+  for (const auto& u : st.integrators)
+    out.push_back(std::make_unique<Assembly>(*plan.registry, st, u, Assembly::Parts{true, false}, *plan.system));
   return out;
 }
 
-json plan_reference(const Study& st, const StudyPlan& plan) {
-  if (st.reference.exact) {
-    if (!plan.system->has_exact_solution())
-      throw InputError(st.file + ": /reference", "system '" + st.system.plugin +
-                                                     "' has no exact solution: declare a reference run, e.g. "
-                                                     "\"reference\": {\"plugin\": \"rk4\", \"h\": 1e-4}");
-    return "exact";
-  }
-  const auto& r = st.reference.run;
-  const json params = plan.registry->resolve(PluginKind::Integrator, r.plugin, r.params, r.where).to_json();
-  auto integ = plan.registry->make_integrator(r.plugin, r.params, r.where);
-  at(r.where, [&] { integ->bind(*plan.system); });
-  return {{"plugin", r.plugin}, {"params", params}, {"h", r.h}};
-}
-
-json plan_sampler(const Study& st, const StudyPlan& plan) {
-  const auto& u = st.ensemble.sampler;
-  const json params = plan.registry->resolve(PluginKind::Sampler, u.plugin, u.params, u.where).to_json();
-  auto sampler = plan.registry->make_sampler(u.plugin, u.params, u.where);
-  at(u.where, [&] { sampler->bind(*plan.system); });
-  return {{"plugin", u.plugin}, {"params", params}};
-}
-
-// The impact map bound to the system (which must be Guarded) and the initial state inside the
-// admissible set, checked as a run would.
-json plan_impact_map(const Study& st, const StudyPlan& plan, Integrator& first) {
+// The impact map bound to the system (which must be Guarded) with the first integrator, and the
+// initial state inside the admissible set, checked as a run would.
+json plan_impact_map(const Study& st, const StudyPlan& plan) {
   const auto& u = *st.impact_map;
   const json params = plan.registry->resolve(PluginKind::Impact, u.plugin, u.params, u.where).to_json();
-  auto map = plan.registry->make_impact(u.plugin, u.params, u.where);
-  Simulation sim(*plan.system, first);
-  at(u.where, [&] { sim.set_impact_map(map.get()); });
-  at(st.initial.where, [&] { sim.check_initial(plan.initial); });
+  Assembly a(*plan.registry, st, st.integrators.front(), {false, true}, *plan.system);
+  located(st.initial.where, [&] { a.simulation().check_initial(plan.initial); });
   return {{"plugin", u.plugin}, {"params", params}};
-}
-
-std::vector<Task> list_tasks(const Study& st) {
-  std::vector<Task> tasks;
-  const std::string where = st.file + ": /h";
-  for (std::size_t i = 0; i < st.integrators.size(); ++i) {
-    const auto& u = st.integrators[i];
-    const double h = u.h != 0.0 ? u.h : st.h[0];
-    if (st.kind == "trajectory") {
-      tasks.push_back({i, u.label, h, steps_for(st.T, h, where), trajectory_file(st, u.label)});
-    } else if (st.kind == "ensemble") {
-      for (long m = 0; m < st.ensemble.size; ++m) tasks.push_back({i, u.label, h, steps_for(st.T, h, where), "", m});
-    } else {
-      for (double hk : st.h) tasks.push_back({i, u.label, hk, steps_for(st.T, hk, where), ""});
-    }
-  }
-  return tasks;
 }
 
 // The bind-time derivative check (issue 13): at the initial state only, hand-written derivatives
@@ -180,55 +122,20 @@ void check_system_derivatives(const Study& st, const System& system, const State
                                         "' for the full report; \"check_derivatives\": false turns this off)");
 }
 
-// The columns each integrator's tasks will write: "t" and every observer's columns, bound to the
-// system and that integrator (an observer's columns may depend on the integrator, e.g. its
-// published quantities), known here, before anything runs. A name two producers write would give
-// the CSV two columns of one name: an error naming both observers and the integrator.
-std::vector<std::vector<std::string>> task_columns(const Study& st, const StudyPlan& plan,
-                                                   const std::vector<std::unique_ptr<Integrator>>& integrators) {
-  std::vector<std::vector<std::string>> out;
-  for (std::size_t i = 0; i < integrators.size(); ++i) {
-    std::vector<ColumnProducer> producers = {{"the time column", {"t"}}};
-    for (std::size_t k = 0; k < st.observers.size(); ++k) {
-      const auto& u = st.observers[k];
-      auto obs = plan.registry->make_observer(u.plugin, u.params, u.where);
-      at(u.where, [&] { obs->bind(*plan.system, *integrators[i]); });
-      producers.push_back({"observer '" + u.plugin + "' (/observers/" + std::to_string(k) + ")", {}});
-      obs->columns(producers.back().columns);
-    }
-    at(st.file + ": /observers", [&] {
-      try {
-        check_unique_columns(producers);
-      } catch (const Error& e) {
-        throw Error(std::string(e.what()) + " (with integrator '" + st.integrators[i].label + "')");
-      }
-    });
-    out.emplace_back();
-    for (const auto& p : producers) out.back().insert(out.back().end(), p.columns.begin(), p.columns.end());
-  }
-  return out;
-}
-
 // The summaries each integrator's tasks will report: those a run of no steps from the initial
 // state reports (the study's observers, bound to that integrator: the names do not depend on the
 // steps) and the patterns of those that depend on the run (impact_log's impact_<k>_t). A run of no
 // steps that fails leaves them unknown: the tasks fail the same way and say why.
 std::vector<ReportedNames> task_summaries(const Study& st, const StudyPlan& plan,
-                                          const std::vector<std::unique_ptr<Integrator>>& integrators) {
-  std::vector<ReportedNames> out(integrators.size());
-  for (std::size_t i = 0; i < integrators.size(); ++i) {
+                                          const std::vector<std::unique_ptr<Assembly>>& assemblies) {
+  std::vector<ReportedNames> out(assemblies.size());
+  for (std::size_t i = 0; i < assemblies.size(); ++i) {
     try {
-      std::vector<std::unique_ptr<Observer>> owned;
-      std::vector<Observer*> observers;
-      for (const auto& u : st.observers) {
-        owned.push_back(plan.registry->make_observer(u.plugin, u.params, u.where));
-        observers.push_back(owned.back().get());
-      }
-      Simulation sim(*plan.system, *integrators[i], observers);
       State s = plan.initial;
+      Simulation& sim = assemblies[i]->simulation();
       sim.run(s, st.integrators[i].h != 0.0 ? st.integrators[i].h : st.h[0], 0);
       for (const auto& [name, value] : sim.summary()) out[i].names.push_back(name);
-      for (const auto* o : observers) o->run_dependent_summaries(out[i].patterns);
+      for (const auto* o : sim.observers()) o->run_dependent_summaries(out[i].patterns);
     } catch (...) {
       out[i] = ReportedNames{};
       out[i].known = false;
@@ -243,9 +150,23 @@ std::vector<ReportedNames> task_summaries(const Study& st, const StudyPlan& plan
 // names the figure and the summaries there are; the planned summaries, task_summaries, are checked
 // against claims only), and the files of other kinds (convergence.csv's fixed columns and a sweep's
 // axes are checked by parse_study; its metrics by the plotting script).
-void check_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
+}  // namespace
+
+json plan_bound_plugin(const StudyPlan& plan, PluginKind kind, const PluginUse& u) {
+  const json params = plan.registry->resolve(kind, u.plugin, u.params, u.where).to_json();
+  if (kind == PluginKind::Integrator)
+    (void)assemble_integrator(*plan.registry, u, *plan.system);
+  else if (kind == PluginKind::Sampler)
+    (void)assemble_sampler(*plan.registry, u, *plan.system);
+  else
+    throw Error(std::string("plan_bound_plugin: a ") + to_string(kind) + " is not bound to the system alone");
+  return {{"plugin", u.plugin}, {"params", params}};
+}
+
+void check_recorded_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) {
   const JsonCursor root(st.raw, st.file);
-  if (!root.has("figures") || (st.kind != "trajectory" && st.kind != "ensemble")) return;
+  if (!root.has("figures")) return;
+  const bool trajectories = kind_of(st).writes_trajectories();
   std::vector<std::string> labels;
   for (const auto& u : st.integrators) labels.push_back(u.label);
   auto cols_of = [&](const std::string& label) -> const std::vector<std::string>& {
@@ -286,7 +207,7 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
     const JsonCursor fig = figs.at(i);
     const std::string type = fig["type"].string();
     if (type == "timeseries") {
-      if (st.kind != "trajectory") fig["type"].fail("a timeseries figure draws trajectory files, and an ensemble writes none");
+      if (!trajectories) fig["type"].fail("a timeseries figure draws trajectory files, and " + st.kind + " studies write none");
       if (fig.has("panels")) {
         for (std::size_t k = 0; k < fig["panels"].size(); ++k) {
           const JsonCursor p = fig["panels"].at(k);
@@ -298,7 +219,7 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
         need(fig, fig, "x", "t", "trajectory_", tasks_of(fig, fig), trajectory);
       }
     } else if (type == "path" || type == "snapshots") {
-      if (st.kind != "trajectory") fig["type"].fail("a " + type + " figure draws trajectory files, and an ensemble writes none");
+      if (!trajectories) fig["type"].fail("a " + type + " figure draws trajectory files, and " + st.kind + " studies write none");
       if (type == "path") {
         need(fig, fig, "x", "", "trajectory_", tasks_of(fig, fig), trajectory);
         need(fig, fig, "y", "", "trajectory_", tasks_of(fig, fig), trajectory);
@@ -326,17 +247,20 @@ void check_figure_columns(const Study& st, const std::vector<std::vector<std::st
   }
 }
 
-// Every plugin instance a run of `st` makes, with the parameters the study gives it.
+namespace {
+
+// Every plugin instance a run of `st` makes, with the parameters the study gives it: its
+// integrators and those its kind adds (a reference run), its observers and the other plugins its
+// kind adds (a sampler), its impact map.
 std::vector<PluginConstruction> plugin_constructions(const Study& st) {
   std::vector<PluginConstruction> out = {{PluginKind::System, st.system.plugin, st.system.params, st.system.where}};
+  const auto extras = kind_of(st).plugins(st);
   for (const auto& u : st.integrators) out.push_back({PluginKind::Integrator, u.plugin, u.params, u.where});
-  if (ladder_kind(st.kind) && !st.reference.exact)
-    out.push_back({PluginKind::Integrator, st.reference.run.plugin, st.reference.run.params, st.reference.run.where});
+  for (const auto& [kind, u] : extras)
+    if (kind == PluginKind::Integrator) out.push_back({kind, u->plugin, u->params, u->where});
   for (const auto& u : st.observers) out.push_back({PluginKind::Observer, u.plugin, u.params, u.where});
-  if (st.kind == "ensemble") {
-    const auto& u = st.ensemble.sampler;
-    out.push_back({PluginKind::Sampler, u.plugin, u.params, u.where});
-  }
+  for (const auto& [kind, u] : extras)
+    if (kind != PluginKind::Integrator) out.push_back({kind, u->plugin, u->params, u->where});
   if (st.impact_map) out.push_back({PluginKind::Impact, st.impact_map->plugin, st.impact_map->params, st.impact_map->where});
   return out;
 }
@@ -361,7 +285,7 @@ void probe_study_plugins(const Registry& registry, const std::vector<const Study
 }
 
 StudyPlan plan_study(const Study& st) {
-  if (st.kind == "sweep") throw Error("plan_study: a sweep is planned cell by cell (plan_sweep)");
+  const StudyKind& kind = kind_of(st);
   StudyPlan plan;
   plan.registry = study_registry(st);
   const Registry& reg = *plan.registry;
@@ -376,12 +300,15 @@ StudyPlan plan_study(const Study& st) {
   const State& s0 = plan.initial;
   if (st.check_derivatives) check_system_derivatives(st, *plan.system, s0);
 
-  std::vector<std::unique_ptr<Integrator>> integrators;
-  const json integrators_run = plan_integrators(st, plan, integrators);
-  const json observers_run = plan_observers(st, plan, *integrators.front());
-  plan.columns = task_columns(st, plan, integrators);
-  check_figure_columns(st, plan.columns);
-  plan.summaries = task_summaries(st, plan, integrators);
+  const auto assemblies = assemble_all(st, plan);
+  json integrators_run = json::array();
+  for (std::size_t i = 0; i < assemblies.size(); ++i) {
+    plan.traits.push_back(assemblies[i]->integrator().traits());
+    integrators_run.push_back(integrator_run(reg, st.integrators[i], plan.traits.back()));
+    plan.columns.push_back(assemblies[i]->simulation().columns());
+  }
+  kind.check_figure_columns(st, plan.columns);
+  plan.summaries = task_summaries(st, plan, assemblies);
 
   json& run = plan.study_run;
   run = {{"name", st.name},
@@ -390,29 +317,18 @@ StudyPlan plan_study(const Study& st) {
          {"system", {{"plugin", st.system.plugin}, {"params", sys_params}}},
          {"initial", {{"t", s0.t}, {"q", to_json(s0.q)}, {"v", to_json(s0.v)}, {"project", st.initial.project}}},
          {"integrators", integrators_run},
-         {"observers", observers_run},
+         {"observers", observers_run(st, reg)},
          {"T", st.T},
-         {"h", !ladder_kind(st.kind) ? json(st.h[0]) : json(st.h)},
+         {"h", !kind.ladder() ? json(st.h[0]) : json(st.h)},
          {"record_every", st.record_every},
          {"check_derivatives", st.check_derivatives},
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
   if (st.record_format != "csv") run["record_format"] = st.record_format;  // csv manifests as before
-  if (st.kind == "work_precision") run["repeats"] = st.repeats;
-  if (ladder_kind(st.kind)) {
-    run["order_tolerance"] = st.order_tolerance;
-    run["plateau"] = st.plateau;
-    run["reference"] = plan_reference(st, plan);
-  }
-  if (st.kind == "ensemble")
-    run["ensemble"] = {{"size", st.ensemble.size},
-                       {"seed", st.ensemble.seed},
-                       {"sampler", plan_sampler(st, plan)},
-                       {"quantiles", st.ensemble.quantiles},
-                       {"write_members", st.ensemble.write_members}};
-  if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan, *integrators.front());
+  kind.plan(st, plan, run);
+  if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan);
   if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
-  plan.tasks = list_tasks(st);
+  plan.tasks = kind.tasks(st);
   check_claim_targets(st, plan);
   return plan;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/assembly.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 #include <sstream>
@@ -137,8 +138,8 @@ void register_stepping(py::module_& m) {
       .def(py::init([](const std::string& name, const py::object& params) {
              const std::string where = "dalembert.system(\"" + name + "\")";
              auto s = std::make_shared<PySystem>();
-             s->system = registry().make_system(
-                 name, params.is_none() ? nlohmann::json::object() : to_json(params, where + "/params"), where);
+             s->system = assemble_system(
+                 registry(), plugin_use(name, params.is_none() ? nlohmann::json() : to_json(params, where + "/params"), where));
              s->layout = s->system->layout();
              return s;
            }),
@@ -213,9 +214,9 @@ void register_stepping(py::module_& m) {
              const std::string where = "dalembert.integrator(\"" + name + "\")";
              auto i = std::make_unique<PyIntegrator>();
              i->system = system.shared_from_this();
-             i->integrator = registry().make_integrator(
-                 name, params.is_none() ? nlohmann::json::object() : to_json(params, where + "/params"), where);
-             i->integrator->bind(*i->system->system);
+             i->integrator = assemble_integrator(
+                 registry(), plugin_use(name, params.is_none() ? nlohmann::json() : to_json(params, where + "/params"), where),
+                 *i->system->system);
              return i;
            }),
            py::arg("name"), py::arg("system"), py::arg("params") = py::none())

@@ -68,6 +68,18 @@ TEST_CASE("work_precision: repeats belong to work_precision studies and lie in [
 
 TEST_CASE("work_precision_sleigh (seed 001): the bundled study's claims hold", "[work_precision][studies]") {
   const test::TempDir dir("work_precision_sleigh");
-  const auto rep = test::run_bundled_study("studies/kobilarov/work_precision_sleigh.json", dir / "run", 2);
+  // Its CPU-time claims measure runs of a few milliseconds: a machine busy with other work (CI's
+  // two cores building in parallel) can push one ratio out of its range. A claim on CPU time that
+  // fails is measured once more, in a second run; every claim must hold in that run.
+  auto rep = test::run_bundled_study("studies/kobilarov/work_precision_sleigh.json", dir / "run", 2);
+  if (rep.claims_failed > 0) {
+    bool only_cpu = true;
+    for (const auto& r : rep.manifest.at("claims").at("results"))
+      if (r.at("verdict") != "pass" && r.at("quantity").dump().find("cpu_") == std::string::npos) only_cpu = false;
+    if (only_cpu) {
+      WARN("CPU-time claims failed once (" << rep.claims_failed << "): measuring again");
+      rep = test::run_bundled_study("studies/kobilarov/work_precision_sleigh.json", dir / "run2", 2);
+    }
+  }
   test::require_claims(rep, 10, {"GNI per step vs RK2", "RDP per step vs RK2", "RDP error"});
 }

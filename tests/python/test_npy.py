@@ -56,7 +56,7 @@ def test_numpy_reads_the_csv_numbers(studies):
     assert sorted(npy_files) == sorted(csv_files) == ["DLA", "Psi_h", "RK4"]
     for label, f in npy_files.items():
         assert f["path"] == f"trajectory_{label}.npy" and f["format"] == "npy"
-        assert "format" not in csv_files[label]
+        assert csv_files[label]["format"] == "csv"  # the file index names every table's format (issue 27)
         assert f["columns"] == csv_files[label]["columns"]
         assert_npy_equals_csv(npy_folder / f["path"], csv_folder / csv_files[label]["path"])
     assert manifest_of(npy_folder)["study"]["record_format"] == "npy"

@@ -33,6 +33,7 @@ namespace dalembert {
 
 class JsonCursor;
 struct Study;
+class StudyKind;
 
 struct ClaimCheck {
   std::string id, source, text;
@@ -43,10 +44,10 @@ struct ClaimCheck {
 };
 
 /// Parses and checks the "checks" of a study's claims block (kinds, keys, labels, comparisons)
-/// before anything runs. `kind` is the study kind; `labels` its integrator labels. What a check
+/// before anything runs. `kind` is the study's kind (its claim_quantities()); `labels` its integrator labels. What a check
 /// names (columns, summaries, step sizes, times, axis values) is checked against the study's plan
 /// (claim_targets.hpp), also before anything runs.
-BOOST_SYMBOL_VISIBLE std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const std::string& kind,
+BOOST_SYMBOL_VISIBLE std::vector<ClaimCheck> parse_claims(const JsonCursor& root, const StudyKind& kind,
                                                           const std::vector<std::string>& labels);
 
 /// Evaluates the study's checks (and a convergence study's order audit) against the finished

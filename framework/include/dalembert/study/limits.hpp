@@ -23,7 +23,7 @@ struct Limits {
 /// What a study asks for, estimated from its parsed form.
 struct Workload {
   double tasks = 0, total_steps = 0, rows = 0, bytes = 0;
-  bool npy = false;  // rows written as .npy (8 bytes a value), not CSV text
+  std::string format = "csv";  // the table format of the rows (study/table_format.hpp)
   Workload& operator+=(const Workload& o);
 };
 
@@ -33,8 +33,10 @@ Limits parse_limits(const JsonCursor& root);
 void check_array_sizes(const JsonCursor& root, const Limits& limits);
 /// Refuses T/h above limits.steps; call before counting the steps (a huge T/h overflows a long).
 void check_steps(const JsonCursor& T, double T_value, double h, const Limits& limits);
-/// The tasks, steps and output of a parsed (non-sweep) study.
+/// The tasks, steps and output of a parsed study, as its kind estimates them (StudyKind::workload).
 Workload workload(const Study& s);
+/// The steps of size h that reach T, as a workload counts them.
+double steps_of(double T, double h);
 /// Refuses a workload above the limits; `root` is the study (a sweep: the sweep study, `what`
 /// names the cells, e.g. " over 6 sweep cells").
 void check_workload(const JsonCursor& root, const Workload& w, const Limits& limits, const std::string& what = "");

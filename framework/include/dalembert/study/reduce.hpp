@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace dalembert {
 
@@ -22,6 +23,19 @@ struct Outcomes {
   /// f(g, outcome) for the tasks g in [first, first + count), in order; a task without a kept
   /// outcome arrives as a failed one naming why.
   void visit(std::size_t first, std::size_t count, const std::function<void(std::size_t, TaskOutcome&)>& f) const;
+};
+
+/// What a unit's reduction works with (StudyKind::reduce): the unit, its outcomes and folder, and
+/// the manifest and file index it is writing.
+struct Reduction {
+  const RunUnit& unit;
+  const Outcomes& outcomes;
+  std::filesystem::path dir;  // the unit's folder
+  bool verbose = false;
+  std::vector<TaskOutcome> results;  // every task's outcome but ensemble members' (theirs: outcomes.visit)
+  nlohmann::json manifest, files = nlohmann::json::array();
+  std::vector<std::string> non_finite;  // "label (h = ...): name = nan" of every non-finite summary
+  void note_non_finite(const Task& t, const TaskOutcome& r);
 };
 
 struct UnitResult {

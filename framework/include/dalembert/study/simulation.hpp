@@ -19,6 +19,10 @@ class BOOST_SYMBOL_VISIBLE Simulation {
  public:
   /// Binds the integrator and the observers to the system.
   Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers = {});
+  /// The integrator and the observers are bound already (study/assembly.hpp binds them, naming the
+  /// plugin use that refuses).
+  struct Bound {};
+  Simulation(const System& system, Integrator& integrator, std::vector<Observer*> observers, Bound);
 
   /// Hybrid systems: the impact law applied when one of the system's guards fires (the system
   /// must provide the Guarded model). Bound to the system here; not owned. The map's handling()
@@ -29,6 +33,9 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   const ImpactHandling& impact_handling() const { return handling_; }
   /// Impacts applied by the last run().
   long impact_count() const { return impact_count_; }
+
+  /// The observers, in the order of their columns.
+  const std::vector<Observer*>& observers() const { return observers_; }
 
   /// "t" followed by every observer's columns.
   const std::vector<std::string>& columns() const { return columns_; }
@@ -47,6 +54,7 @@ class BOOST_SYMBOL_VISIBLE Simulation {
   std::vector<std::pair<std::string, double>> summary() const;
 
  private:
+  void gather_columns();
   void record(const State& s, const RowSink& sink);
   /// Fills values_ for the state s (the energy once, if an observer needs it); `recorded`: a row follows.
   void share(const State& s, bool recorded);

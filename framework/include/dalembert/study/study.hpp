@@ -1,7 +1,8 @@
 #pragma once
 // A study: one JSON file describing a system, an initial state, labelled integrators, step sizes,
-// a horizon, observers, figures and a kind (trajectory, convergence). Parsed once into this
-// typed struct; every field remembers where it came from for error messages.
+// a horizon, observers, figures and a kind (study/study_kind.hpp: trajectory, convergence,
+// work_precision, ensemble, sweep). Parsed once into this typed struct; every field remembers
+// where it came from for error messages.
 #include <boost/config.hpp>
 #include <dalembert/core/state.hpp>
 #include <dalembert/study/claims.hpp>
@@ -71,7 +72,7 @@ struct Study {
   double T = 0.0;
   std::vector<double> h;  // trajectory: one value; convergence: the ladder
   long record_every = 1;
-  std::string record_format = "csv";  // trajectory files: "csv" (text) or "npy" (NumPy binary, study/npy_writer.hpp)
+  std::string record_format = "csv";  // trajectory files: a table format's name (study/table_format.hpp)
   bool check_derivatives = true;  // the bind-time derivative check (study/derivative_check.hpp)
   Reference reference;
   double order_tolerance = 0.15;  // |fitted − declared| allowed by the convergence audit
@@ -87,14 +88,9 @@ struct Study {
   std::string where(const std::string& json_path) const { return file + ": " + json_path; }
 };
 
-/// Kinds that run every integrator over a ladder of step sizes against a reference: convergence,
-/// and work_precision (the same, each rung also timed: error against CPU time).
-inline bool ladder_kind(const std::string& kind) { return kind == "convergence" || kind == "work_precision"; }
-
-/// The trajectory file of integrator `label`: trajectory_<label>.csv, or .npy with "record_format": "npy".
-inline std::string trajectory_file(const Study& st, const std::string& label) {
-  return "trajectory_" + label + (st.record_format == "npy" ? ".npy" : ".csv");
-}
+/// The trajectory file of integrator `label`: trajectory_<label> and the extension of the study's
+/// record format (study/table_format.hpp): .csv, or .npy with "record_format": "npy".
+std::string trajectory_file(const Study& st, const std::string& label);
 
 /// Reads and checks a study file (syntax, keys, types, values, names, limits; a sweep: every cell).
 Study load_study(const std::string& file);
