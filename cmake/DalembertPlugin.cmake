@@ -28,6 +28,10 @@ function(dalembert_add_plugin NAME KIND)
   if(TARGET dalembert_warnings)
     target_link_libraries(${_target} PRIVATE dalembert_warnings)
   endif()
+  # In this repository: the shipped plugins' shared headers (plugins/common).
+  if(TARGET dalembert_plugins_common)
+    target_link_libraries(${_target} PRIVATE dalembert_plugins_common)
+  endif()
   # In this repository: the plugin headers' precompiled header (plugins/CMakeLists.txt), shared.
   if(TARGET dalembert_plugin_pch)
     target_precompile_headers(${_target} REUSE_FROM dalembert_plugin_pch)
