@@ -18,7 +18,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/npy_writer.hpp>
 #include <dalembert/study/simulation.hpp>
@@ -132,7 +132,7 @@ struct PairSpec {
 std::vector<PairSpec> pairs() {
   const json none = json::object();
   // The same schemes through the integrator's generic path (virtual model calls, dynamic sizes)
-  // instead of the scheme compiled with the fixed-size system (core/compiled_schemes.hpp).
+  // instead of the scheme compiled with the fixed-size system (schemes/compiled_schemes.hpp).
   const json generic = {{"compiled", false}};
   json generic_dla = newmark(0, 0, 0.5);
   generic_dla["compiled"] = false;

@@ -1,6 +1,6 @@
 # Where the Python package dalembert is installed, and how the installed libdalembert finds it
 # (its plotting program dalembert/plot.py and the figure schema dalembert/figure_types.json; see
-# python_package_root() in framework/src/figure_schema.cpp). The pure-Python part is installed
+# python_package_root() in framework/src/study/figure_schema.cpp). The pure-Python part is installed
 # with every build; the compiled module _dalembert only with pybind11 (python/CMakeLists.txt).
 set(DALEMBERT_PYTHON_INSTALL_DIR "lib/python3/dist-packages" CACHE STRING
     "Where `cmake --install` puts the Python package, relative to the prefix (Debian's site-packages layout)")

@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers for the test suite: one process-wide registry over the build tree's plugins.
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 
 namespace dalembert::test {
 

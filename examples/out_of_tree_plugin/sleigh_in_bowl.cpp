@@ -10,7 +10,7 @@
 // The framework derives ∇V, ∇²V, ∂A/∂q and the Coriolis terms of M(q) by automatic
 // differentiation; `dalembert check sleigh_in_bowl` compares them with finite differences.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

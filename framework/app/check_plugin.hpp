@@ -2,7 +2,7 @@
 // `dalembert check NAME` for a plugin that is not a system (an integrator, observer, impact map or
 // sampler): the conformance suite's table (study/conformance.hpp), with this program's allocation
 // counter.
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <dalembert/plugin/abi.hpp>
-#include <dalembert/plugin/describe.hpp>
+#include <dalembert/study/describe.hpp>
 #include <limits>
 #include <vector>
 

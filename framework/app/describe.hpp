@@ -2,7 +2,7 @@
 // `dalembert describe NAME`: a plugin's documentation, and what it is when instantiated with its
 // default parameters — a system's layout, sizes, models, diagnostics and exact solution; an
 // integrator's order and the systems (models) it binds to; an observer's columns.
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <string>
 
 namespace dalembert::cli {

@@ -10,13 +10,13 @@
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
-#include <dalembert/plugin/plugin_file.hpp>
-#include <dalembert/plugin/probe.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/plugin_file.hpp>
+#include <dalembert/host/probe.hpp>
+#include <dalembert/host/registry.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/derivative_check.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <dalembert/study/run_folder.hpp>
 #include <dalembert/study/study_plan.hpp>
 #include <dalembert/study/report.hpp>

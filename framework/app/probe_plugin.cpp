@@ -1,7 +1,7 @@
 // dalembert-probe-plugin FILE: loads one plugin file in a process of its own and reports the verdict
-// on file descriptor 3 (see dalembert/plugin/probe.hpp). If the plugin crashes, only this process dies.
+// on file descriptor 3 (see dalembert/host/probe.hpp). If the plugin crashes, only this process dies.
 #include <cstdlib>
-#include <dalembert/plugin/probe.hpp>
+#include <dalembert/host/probe.hpp>
 #include <string>
 
 // dalembert-probe-plugin --construct: constructs the plugins named on stdin (probe_constructions).

@@ -1,7 +1,7 @@
 #pragma once
 // What the files of the extension module _dalembert share: the registry every binding uses, JSON
 // exchanged with Python objects, and one registration function per file (module.cpp calls them).
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 

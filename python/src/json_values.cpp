@@ -6,7 +6,7 @@
 
 #include <cmath>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 namespace dalembert::python {
 

@@ -1,7 +1,7 @@
 // Plugins: the list `dalembert list` prints and what `dalembert describe NAME` shows, as data.
 #include "bindings.hpp"
 
-#include <dalembert/plugin/describe.hpp>
+#include <dalembert/study/describe.hpp>
 #include <pybind11/stl.h>  // plugin_search_paths returns a std::vector<std::string>
 
 namespace dalembert::python {

@@ -19,7 +19,7 @@ def write(name, study):
 
 
 def check(cid, source, text, quantity, comparison):
-    """One machine-checked claim (framework/include/dalembert/study/claims.hpp)."""
+    """One machine-checked claim (framework/internal/dalembert/study/claims.hpp)."""
     return {"id": cid, "source": source, "text": text, "quantity": quantity, **comparison}
 
 

@@ -4,8 +4,8 @@
 // the constant-mass code path, fitted orders against a fine RK4 run, the exact flow's own error.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
-#include <dalembert/math/discrete_mechanics.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
+#include <dalembert_plugins/discrete_mechanics.hpp>
 
 #include "support.hpp"
 

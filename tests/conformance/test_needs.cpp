@@ -3,7 +3,7 @@
 // is the framework's (plugin/needs.hpp).
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/plugin/describe.hpp>
+#include <dalembert/study/describe.hpp>
 #include <dalembert/plugin/needs.hpp>
 
 #include "cli_process.hpp"

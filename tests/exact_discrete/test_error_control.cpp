@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
-#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert_plugins/exact_discrete.hpp>
 
 #include "ed_support.hpp"
 

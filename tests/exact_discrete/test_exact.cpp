@@ -2,7 +2,7 @@
 // §3.4–3.5 and §5 claims 1–11, 19). Numbers copied from ../shared/specs/002_exact_discrete_nonholonomic.md.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert_plugins/exact_discrete.hpp>
 
 #include "ed_support.hpp"
 

@@ -2,7 +2,7 @@
 // Numbers are copied from ../shared/specs/002_exact_discrete_nonholonomic.md (cited per check).
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <dalembert/math/discrete_mechanics.hpp>
+#include <dalembert_plugins/discrete_mechanics.hpp>
 
 #include "ed_support.hpp"
 

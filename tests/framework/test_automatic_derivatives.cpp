@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <dalembert/core/automatic_derivatives.hpp>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>

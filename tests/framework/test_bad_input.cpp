@@ -5,7 +5,7 @@
 #include <cmath>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/abi.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Schemes compiled with a fixed-size model (core/fixed_lagrangian_system.hpp, issue 4) against the
+// Schemes compiled with a fixed-size model (schemes/fixed_lagrangian_system.hpp, issue 4) against the
 // same schemes on the generic path (virtual model interface, dynamic sizes): the two are one source
 // instantiated twice, so they must agree to round-off — on the shipped fixed-size systems through
 // the registry (`compiled: true` vs `false`), and on a test model that exercises what those
@@ -6,10 +6,10 @@
 // constraint gradient (no closed-form curvature hook).
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
-#include <dalembert/math/newmark_step.hpp>
+#include <dalembert/schemes/newmark_step.hpp>
 
 #include "support.hpp"
 

@@ -3,7 +3,7 @@
 // and on every shipped Lagrangian system.
 #include <catch2/catch.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <nlohmann/json.hpp>
 #include <map>

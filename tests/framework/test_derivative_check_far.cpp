@@ -9,8 +9,8 @@
 #include <cctype>
 #include <cmath>
 #include <dalembert/core/constrained_lagrangian.hpp>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
+#include <dalembert/host/registry.hpp>
 #include <dalembert/study/derivative_check.hpp>
 #include <map>
 #include <nlohmann/json.hpp>

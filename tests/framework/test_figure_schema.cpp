@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/figure_schema.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
-// The Newton solver (math/newton.hpp): spec 000 §3.2 item 5 stopping rule, checked with the
+// The Newton solver (schemes/newton.hpp): spec 000 §3.2 item 5 stopping rule, checked with the
 // simplified-Newton estimate of the next step; dynamic and fixed-size instantiations.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <dalembert/math/newton.hpp>
+#include <dalembert/schemes/newton.hpp>
 
 using namespace dalembert;
 

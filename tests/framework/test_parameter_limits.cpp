@@ -9,7 +9,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 #include "cli_support.hpp"  // tests/
 #include "support.hpp"

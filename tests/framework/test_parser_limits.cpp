@@ -2,7 +2,7 @@
 // their override, sweep pointers and cells checked at load, and the safe-name rule.
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <dalembert/study/study.hpp>
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // only the studies that use it: the others run, `list` reports it and exits 0.
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli_process.hpp"  // tests/

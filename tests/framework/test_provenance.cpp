@@ -5,7 +5,7 @@
 // tests/distributed/check_distributed.py rebuilt.)
 #include <catch2/catch.hpp>
 #include <cstdio>
-#include <dalembert/core/sha256.hpp>
+#include <dalembert/host/sha256.hpp>
 #include <dalembert/study/checkpoint.hpp>
 #include <nlohmann/json.hpp>
 #include <random>

@@ -5,9 +5,9 @@
 // and a kind needed edits in about 14 framework files.
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <dalembert/study/csv_writer.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <dalembert/study/study_kind.hpp>
 #include <fstream>
 #include <sstream>

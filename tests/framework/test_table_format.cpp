@@ -3,7 +3,7 @@
 // Before issue 27 the string "npy" was compared in five places and CSV entries named no format.
 #include <catch2/catch.hpp>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <dalembert/study/table_format.hpp>
 #include <limits>
 

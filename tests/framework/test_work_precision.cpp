@@ -1,6 +1,6 @@
 // Work-precision studies (issue 17): a convergence ladder whose rungs are also timed.
 #include <catch2/catch.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 #include "claims_support.hpp"
 #include "support.hpp"

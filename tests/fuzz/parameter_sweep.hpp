@@ -3,7 +3,7 @@
 // registry finds, set to its limits and beyond — min, max, just outside them, huge, non-integral
 // for an integer, 2^63, 2^64, 1e300, -0, NaN-like strings, values of the wrong type — in a shipped
 // study that uses the plugin (shrunk to run in well under a second), one parameter at a time.
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

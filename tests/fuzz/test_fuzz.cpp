@@ -13,7 +13,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <dalembert/core/parameters.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>

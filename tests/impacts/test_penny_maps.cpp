@@ -3,7 +3,7 @@
 // Numbers are copied from ../shared/specs/004_nonholonomic_impacts.md (named by claim).
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
-#include <dalembert/math/impact_laws.hpp>
+#include <dalembert_plugins/impact_laws.hpp>
 #include <random>
 
 #include "penny_support.hpp"

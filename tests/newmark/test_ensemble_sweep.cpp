@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <dalembert/core/sampler.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 #include "claims_support.hpp"
 #include "support.hpp"

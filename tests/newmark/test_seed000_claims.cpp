@@ -9,7 +9,7 @@
 #include <cmath>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
-#include <dalembert/math/newmark_residual.hpp>
+#include <dalembert/schemes/newmark_residual.hpp>
 #include <dalembert/study/simulation.hpp>
 
 #include "claims_support.hpp"

@@ -1,5 +1,5 @@
 // Tests of the nonholonomic Newmark integrator F_h^{β,β′,α} (plugin nonholonomic_newmark) and of
-// the residual/Jacobian assembly it uses (<dalembert/math/newmark_residual.hpp>), against the
+// the residual/Jacobian assembly it uses (<dalembert/schemes/newmark_residual.hpp>), against the
 // verifiable claims of spec 000 §5 and the closed forms of spec 000 §3.2.
 #include <catch2/catch.hpp>
 #include <array>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
-#include <dalembert/math/newmark_residual.hpp>
+#include <dalembert/schemes/newmark_residual.hpp>
 #include <iostream>
 #include <sstream>
 

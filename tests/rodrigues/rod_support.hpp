@@ -2,7 +2,7 @@
 // Helpers for the seed-003 tests: the pendulum and torus set-ups of spec 003 §4 and a step loop.
 #include <cmath>
 #include <dalembert/core/rigid_body_model.hpp>
-#include <dalembert/plugin/registry.hpp>
+#include <dalembert/host/registry.hpp>
 #include <numbers>
 #include <vector>
 

@@ -4,7 +4,7 @@
 // (studies/rodrigues/fig3, fig4, fig6, torus_tilted), which these tests run.
 #include <catch2/catch.hpp>
 #include <dalembert/math/rodrigues.hpp>
-#include <dalembert/math/rigid_potentials.hpp>
+#include <dalembert_plugins/rigid_potentials.hpp>
 #include <dalembert/study/simulation.hpp>
 #include <functional>
 #include <map>

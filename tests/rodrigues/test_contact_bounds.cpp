@@ -1,4 +1,4 @@
-// Issue 26: the Hertz contact's neighbour search (math/rigid_potentials.hpp) on the states of a run
+// Issue 26: the Hertz contact's neighbour search (dalembert_plugins/rigid_potentials.hpp) on the states of a run
 // that blew up. Every size it computes from the positions is bounded, and a state it cannot hold
 // is a StepFailure with a message (the run then fails at that step), never a crash or a library
 // text. Before: a NaN position of a body other than the first slipped past the finiteness check
@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <dalembert/core/errors.hpp>
-#include <dalembert/math/rigid_potentials.hpp>
+#include <dalembert_plugins/rigid_potentials.hpp>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <vector>

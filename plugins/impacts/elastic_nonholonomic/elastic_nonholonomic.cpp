@@ -3,7 +3,7 @@
 // (eqs. 14–17), whose nontrivial solution is
 //   α = −2 (dh q̇⁻)/(dh u),  λ = −α a_low A Minv dhᵀ,  q̇⁺ = q̇⁻ + α u,  u = pi Minv dhᵀ.
 // Generic over any ConstrainedLagrangian + Guarded system (written once from M, A and dh).
-#include <dalembert/math/impact_laws.hpp>
+#include <dalembert_plugins/impact_laws.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -4,7 +4,7 @@
 // It still bounces: dh q̇⁺ = (1 − 2r) dh q̇⁻. If r < ½ the result points out of the admissible set;
 // that is reported (an Error, which the runner turns into a RunFailure), never hidden.
 #include <cstdio>
-#include <dalembert/math/impact_laws.hpp>
+#include <dalembert_plugins/impact_laws.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -6,7 +6,7 @@
 //  mode "nonholonomic" (spec 004 §6.5, an extension, not in the paper):
 //     q̇⁺ = q̇⁻ − (1+e) (dh q̇⁻)/(dh u) u,  u = pi Minv dhᵀ;  e = 1 is elastic_nonholonomic,
 //     dh q̇⁺ = −e dh q̇⁻ and A q̇⁺ = 0.
-#include <dalembert/math/impact_laws.hpp>
+#include <dalembert_plugins/impact_laws.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -1,7 +1,7 @@
 // Map (30) of Baker & Gonzalez (seed 003), spec 003 §3: map (30) ('27*'): Campello (27) with the exact root of the rectangle-rule Lagrangian (28); first order; refuses h|Omega| >= 1
-// The kernel is shared by all RRP maps: framework/include/dalembert/math/rodrigues_maps.hpp.
+// The kernel is shared by all RRP maps: plugins/common/include/dalembert_plugins/rodrigues_maps.hpp.
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/plugin/rodrigues_map_plugin.hpp>
+#include <dalembert_plugins/rodrigues_map_plugin.hpp>
 
 namespace {
 dalembert::PluginDescriptor describe() {

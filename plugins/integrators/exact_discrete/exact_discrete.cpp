@@ -14,7 +14,7 @@
 // After each step the round-off drift of A(q)v is removed (parameter project, default true).
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
-#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert_plugins/exact_discrete.hpp>
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/plugin/export.hpp>
 

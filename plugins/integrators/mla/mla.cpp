@@ -2,7 +2,7 @@
 // compiled with DALEMBERT_MLA_FORCES=0 from this same file, the discrete Lagrange–d'Alembert
 // integrator DLA (spec 002 §3.3: MLA with F_d = 0). Generic over any ConstrainedLagrangian system,
 // constant M or M(q) (issue 14); the discrete objects (L_d, D1/D2 L_d, F_d^±, ω, P^±, π^±, H|D*) come from
-// <dalembert/math/discrete_mechanics.hpp>.
+// <dalembert_plugins/discrete_mechanics.hpp>.
 //
 // Forms (parameter "form"), all giving the same q_k (spec §3.2):
 //  * one_step  (default): memory (q_k, π_k) on D*. Solve B(q_k)ᵀP^−(q_k,q_{k+1}) = π_k,
@@ -21,11 +21,11 @@
 // 1e-7 max(1,|u_j|)); stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is
 // above 1e-9.
 #include <cmath>
-#include <dalembert/math/discrete_mechanics.hpp>
+#include <dalembert_plugins/discrete_mechanics.hpp>
 #include <dalembert/core/step_aware.hpp>
-#include <dalembert/math/newton.hpp>
+#include <dalembert/schemes/newton.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 #ifndef DALEMBERT_MLA_FORCES
 #define DALEMBERT_MLA_FORCES 1

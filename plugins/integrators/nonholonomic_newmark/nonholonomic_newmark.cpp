@@ -1,14 +1,14 @@
 // The nonholonomic Newmark method F_h^{β,β′,α} (seed 000 Def. 3.1 + Sec. 3.4; spec 000 §3.2),
 // generic over any ConstrainedLagrangian system with constant mass matrix. The discrete equations
-// (N1)–(N4) and their Jacobians live in <dalembert/math/newmark_residual.hpp>, the step (which
-// reduced system, Newton, commit) in <dalembert/math/newmark_step.hpp>; on a fixed-size system the
-// same step runs compiled with the model (core/compiled_schemes.hpp). This file checks the system,
+// (N1)–(N4) and their Jacobians live in <dalembert/schemes/newmark_residual.hpp>, the step (which
+// reduced system, Newton, commit) in <dalembert/schemes/newmark_step.hpp>; on a fixed-size system the
+// same step runs compiled with the model (schemes/compiled_schemes.hpp). This file checks the system,
 // owns the parameters and publishes the step's quantities.
 #include <cmath>
 #include <cstdio>
-#include <dalembert/core/compiled_schemes.hpp>
+#include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/warn_once.hpp>
-#include <dalembert/math/newmark_step.hpp>
+#include <dalembert/schemes/newmark_step.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <limits>
 

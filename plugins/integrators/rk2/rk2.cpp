@@ -4,8 +4,8 @@
 //     z_{k+1} = z_k + h f(t_k + h/2, z_k + (h/2) f(t_k, z_k)),   Butcher tableau [[0],[½, 0]], b = (0, 1).
 // ode = "reduced" (the spec's control, §3.4 and claim 16): the same tableau on the quasi-velocity ODE
 // q̇ = B_D(q) w of a system's Lie-group model (QuasiVelocityField), which stays on D by construction.
-// ode = "full" on a fixed-size system runs the same tableau compiled with the model (core/compiled_schemes.hpp).
-#include <dalembert/core/compiled_schemes.hpp>
+// ode = "full" on a fixed-size system runs the same tableau compiled with the model (schemes/compiled_schemes.hpp).
+#include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>

@@ -1,8 +1,8 @@
 // Classical 4-stage Runge–Kutta on the index-1 nonholonomic ODE y = (q, v),
 // v̇ = a(q) + B(q)λ(q,v) (spec 000 §3.6): the continuous multiplier at every stage, no projection.
 // Generic over any ConstrainedLagrangian system; on a fixed-size system it runs the same tableau
-// compiled with the model (core/compiled_schemes.hpp).
-#include <dalembert/core/compiled_schemes.hpp>
+// compiled with the model (schemes/compiled_schemes.hpp).
+#include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>

@@ -1,7 +1,7 @@
 // Map (21) of Baker & Gonzalez (seed 003), spec 003 §3: explicit RRP map in the body frame (exact root); the body-frame check of (23): identical trajectories with Omega = R omega
-// The kernel is shared by all RRP maps: framework/include/dalembert/math/rodrigues_maps.hpp.
+// The kernel is shared by all RRP maps: plugins/common/include/dalembert_plugins/rodrigues_maps.hpp.
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/plugin/rodrigues_map_plugin.hpp>
+#include <dalembert_plugins/rodrigues_map_plugin.hpp>
 
 namespace {
 dalembert::PluginDescriptor describe() {

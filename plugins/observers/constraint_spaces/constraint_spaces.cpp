@@ -9,10 +9,10 @@
 // For the nonholonomic particle at q0 = 0 these are z1 = x1 y1/2 and z1 = x1(√(1+y1²)−1)/asinh y1
 // (spec 002 §4 item 4), both independent of h.
 #include <cmath>
-#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert_plugins/exact_discrete.hpp>
 #include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <Eigen/LU>
 #include <limits>
 

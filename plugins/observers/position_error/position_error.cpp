@@ -1,17 +1,17 @@
 // Position error ‖q_k − q^ex(t_k)‖ against the exact trajectory through the initial state
 // (spec 002 §2 "Monitored quantities", §6 A4). q^ex is the system's closed form when it has one,
 // else the continuous flow integrated alongside by the framework's order-8 GBS scheme
-// (<dalembert/math/exact_discrete.hpp>, substep ≤ reference_substep). Parameter v0 replaces the
+// (<dalembert_plugins/exact_discrete.hpp>, substep ≤ reference_substep). Parameter v0 replaces the
 // initial velocity of the exact trajectory (A4 interpretation (a) of Fig 3: v0 = R^{e−}(q0, q1));
 // v0_by_integrator gives it per integrator plugin (interpretation (b): each method's own
 // v0 = FL⁻¹(π^−(q0, q1)), e.g. {"mla": [...], "dla": [...]}). Parameter column renames the column
 // and the summaries (max_<column>, final_<column>), so two interpretations can run side by side.
 #include <cmath>
 #include <map>
-#include <dalembert/math/exact_discrete.hpp>
+#include <dalembert_plugins/exact_discrete.hpp>
 #include <dalembert/math/running_max.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 
 namespace {
 using namespace dalembert;

@@ -1,13 +1,13 @@
 // The particle-binder torus hitting a rigid wall (seed 003 §4, spec 003 §4b), and any other
 // particle-binder configuration (e.g. the two-sphere test of spec claim 13) through the "custom"
 // geometry. Spherical bodies with scalar m_i, J_i; potential U = U^m + U^a + U^s + U^pp (+ U^pw)
-// built from the framework's pieces (math/rigid_potentials.hpp). State layout: per body
+// built from the framework's pieces (dalembert_plugins/rigid_potentials.hpp). State layout: per body
 // (x, y, z, qw, qx, qy, qz) and (vx, vy, vz, Wx, Wy, Wz) with spatial Ω (core/rigid_body_model.hpp).
 #include <cmath>
 #include <dalembert/core/rigid_body_model.hpp>
-#include <dalembert/math/rigid_potentials.hpp>
+#include <dalembert_plugins/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <numbers>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -1,7 +1,7 @@
 // The chaotic nonholonomic particle (seed 000 §4.2 after McLachlan–Perlmutter 2006; spec 000 §2.2):
 // Q = R⁵, q = (x, y₁, y₂, z₁, z₂), M = I,
 // V = ½(x² + y₁² + y₂² + z₁² + z₂² + z₁²z₂² + y₁²z₁² + y₂²z₂²), constraint ẋ + y₁ż₁ + y₂ż₂ = 0.
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -9,7 +9,7 @@ using namespace dalembert;
 
 enum { X, Y1, Y2, Z1, Z2 };
 
-/// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I.
+/// The model at fixed size (schemes/fixed_lagrangian_system.hpp); M = I.
 struct ChaoticParticleModel {
   static constexpr int dof = 5, constraints = 1;
   auto potential(const auto& q) const -> scalar_t<decltype(q)> {
@@ -45,7 +45,7 @@ struct ChaoticParticleModel {
     G(Z1, Y1) = 1.0;
     G(Z2, Y2) = 1.0;
   }
-  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp), from A of spec 000
+  // Closed forms the compiled schemes use (schemes/fixed_lagrangian_system.hpp), from A of spec 000
   // §2.2: A x, f += Aᵀλ, and from the gradient above (∂A/∂q)[v]v = ẏ₁ż₁ + ẏ₂ż₂ and
   // DA[w] = (0, w_{z₁}, w_{z₂}, 0, 0).
   void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[X] + q[Y1] * x[Z1] + q[Y2] * x[Z2]; }

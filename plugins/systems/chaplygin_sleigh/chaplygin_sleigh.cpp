@@ -5,7 +5,7 @@
 //    e₂ = (0,1,0) (spec §2.1; GNI, RDP).
 // Exact solution: the closed form of spec §2.1, x and y by Gauss–Legendre quadrature.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>
 

@@ -13,7 +13,7 @@
 // The Euler angles are singular at sinθ = 0 (M is singular there): the diagnostic sin_theta shows
 // how close a run comes.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -5,7 +5,7 @@
 // Regular frame of D (spec §2.2): B = [[cos φ − ε, 0], [sin φ, 0], [0, 1]].
 #include <cmath>
 #include <dalembert/core/constraint_frame.hpp>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -1,14 +1,14 @@
 // The nonholonomic particle (seed 000 §4.1, spec 000 §2.1): Q = R³, M = I, V = 0,
 // constraint ż − y ẋ = 0, with its closed-form solution.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
 
 using namespace dalembert;
 
-/// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I, V = 0.
+/// The model at fixed size (schemes/fixed_lagrangian_system.hpp); M = I, V = 0.
 struct ParticleModel {
   static constexpr int dof = 3, constraints = 1;
   auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
@@ -21,7 +21,7 @@ struct ParticleModel {
     G.setZero();
     G(0, 1) = -1.0;
   }
-  // Closed forms the compiled schemes use (core/fixed_lagrangian_system.hpp), from A of spec 000
+  // Closed forms the compiled schemes use (schemes/fixed_lagrangian_system.hpp), from A of spec 000
   // §2.1: A x, f += Aᵀλ, and from the gradient (∂A/∂q)[v]v = −ẋẏ and DA[w] = (0, −w_x, 0).
   void apply_constraint(const auto& q, const auto& x, auto&& y) const { y[0] = x[2] - q[1] * x[0]; }
   void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const {

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
-#include <dalembert/math/rigid_potentials.hpp>
+#include <dalembert_plugins/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
-#include <dalembert/study/json_input.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <numbers>
 
 namespace {

@@ -2,7 +2,7 @@
 // spec 000 §2.3): q = (x, y, ξ), M = I, V = ½(x² + y²) + cos ξ − (ε/2) sin 2ξ,
 // constraint ẏ + sin(ξ) ẋ = 0. E_ξ = ½ξ̇² + V_d(ξ) and E_xy = E − E_ξ are conserved separately.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {
@@ -10,7 +10,7 @@ using namespace dalembert;
 
 enum { X, Y, XI };
 
-/// The model at fixed size (core/fixed_lagrangian_system.hpp); M = I.
+/// The model at fixed size (schemes/fixed_lagrangian_system.hpp); M = I.
 struct CVTModel {
   static constexpr int dof = 3, constraints = 1;
   double eps = 0.0;

@@ -5,7 +5,7 @@
 // λ(1 + r²) = 0), so (r, θ) is the planar oscillator and z = z₀ + ℓt, ℓ = r²θ̇ its angular
 // momentum. The convergence reference with M(q) of the conformance suite (README.md).
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <numbers>
 

@@ -9,7 +9,7 @@
 // M(q) is written out below (README.md derives it); every derivative — ∇V, ∇²V, ∂A/∂q and the
 // Coriolis terms of M(q) — comes from AD. M is singular only at θ = ±π/2 (the disk flat).
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
 namespace {

@@ -6,7 +6,7 @@
 //  * LieGroupModel: ℓ = ½(u, ξ)ᵀ𝕄(u, ξ) with 𝕄 = M, connection A(r) and the regular direction
 //    ẽ₁(φ) = (sin φ, −l cos φ, 0) (spec §2.2, §3.3) — GNI and RDP, regular through cos φ = 0.
 #include <cmath>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>

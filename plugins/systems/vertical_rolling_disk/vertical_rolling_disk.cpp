@@ -9,7 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <complex>
-#include <dalembert/core/fixed_lagrangian_system.hpp>
+#include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <limits>

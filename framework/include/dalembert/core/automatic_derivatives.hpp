@@ -1,6 +1,6 @@
 #pragma once
 // The AutomaticDerivatives model (issue 13): a system written in L-and-A form (V(q), M(q), A(q)
-// templated on the scalar; core/fixed_lagrangian_system.hpp) can differentiate itself. It offers
+// templated on the scalar; schemes/fixed_lagrangian_system.hpp) can differentiate itself. It offers
 // every derivative of the ConstrainedLagrangian interface computed by forward-mode AD from V, M
 // and A alone, whatever closed forms it also writes, and says which closed forms it writes — so the
 // derivative checker (study/derivative_check.hpp) can compare each hand-written derivative with AD.

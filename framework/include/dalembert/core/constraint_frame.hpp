@@ -3,7 +3,7 @@
 // distribution D_q = ker A(q), an n×(n−r) matrix whose columns span D_q. Discrete nonholonomic
 // mechanics (spec 002 §3.1) projects covectors onto D*_q with it: π = B(q)ᵀp. H|D* and every
 // discrete flow are frame independent; a frame only fixes the coordinates of π. A system that
-// gives none gets the default of <dalembert/math/discrete_mechanics.hpp> (projected coordinate
+// gives none gets the default of <dalembert_plugins/discrete_mechanics.hpp> (projected coordinate
 // directions), which is a deterministic function of q and therefore consistent step to step.
 #include <boost/config.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>

@@ -4,7 +4,7 @@
 // supplies the model's functions and its Eigen types:
 //   * DynamicAccess: any plugin system through the virtual ConstrainedLagrangian interface, on
 //     dynamic-size vectors — what a separately compiled integrator plugin uses;
-//   * FixedAccess<Model>: a fixed-size model struct (core/fixed_lagrangian_system.hpp), every call
+//   * FixedAccess<Model>: a fixed-size model struct (schemes/fixed_lagrangian_system.hpp), every call
 //     inlined, fixed-size Eigen types — the same scheme compiled inside the system's plugin.
 // Both give (∂A/∂q)[v]v, DA[w] and Σ_a λ_a ∂A_a; a fixed model may give them in closed form.
 #include <Eigen/Core>

@@ -39,7 +39,7 @@ inline void assign(Y& y, const X& x) {
 
 /// Explicit Runge–Kutta stepping on (q, v) of vector types VecQ, VecV: dynamic-size in the
 /// integrator plugins, fixed-size when compiled together with a fixed-size model
-/// (core/fixed_lagrangian_system.hpp). The tableau is copied into flat arrays (at most kMaxStages).
+/// (schemes/fixed_lagrangian_system.hpp). The tableau is copied into flat arrays (at most kMaxStages).
 template <class VecQ = Eigen::VectorXd, class VecV = VecQ>
 class ExplicitRungeKuttaT {
  public:

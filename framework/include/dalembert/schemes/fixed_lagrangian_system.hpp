@@ -1,0 +1,222 @@
+#pragma once
+// A LagrangianSystem written as a fixed-size model (issues 4 and 13). The plugin writes a plain
+// struct — no virtual functions, Eigen arguments of any kind (`auto`) — and derives its system from
+// FixedLagrangianSystem<Model>, which provides
+//   * the virtual ConstrainedLagrangian interface, so every integrator plugin works on it as before;
+//   * AutomaticDerivatives: every derivative by forward-mode AD from V, M and A, which the
+//     derivative checker compares with the hand-written ones;
+//   * CompiledSchemes: the framework's explicit Runge–Kutta and nonholonomic Newmark templates
+//     compiled here with the model inlined and fixed-size Eigen types, which the rk2/rk4 and
+//     nonholonomic_newmark plugins use instead of their generic path (`compiled: false` turns it off;
+//     offered for a constant mass matrix and no external force).
+//
+// The model struct — L = ½vᵀM(q)v − V(q) and A(q), generic in the scalar (math/forward_derivatives.hpp
+// says how: a `-> scalar_t<decltype(q)>` result, unqualified sin/cos after `using std::sin;`):
+//   static constexpr int dof = n, constraints = r;  either may be Eigen::Dynamic (a size chosen by a
+//   int n() const; int r() const;                   parameter): the model then says it at run time,
+//                                                   AD runs on dynamic-size duals (which allocate),
+//                                                   and the compiled schemes are not offered
+//   auto potential(const auto& q) const -> scalar_t<decltype(q)>;  V(q)
+//   void constraint_matrix(const auto& q, auto&& A) const;         A(q), r×n
+// and optionally
+//   void mass(auto&& M) const;                                     constant M (absent: M = I), or
+//   void mass(const auto& q, auto&& M) const;                      M(q)
+//   void external_force(double t, const auto& q, const auto& v, auto&& f) const;   F(t, q, v), n
+// Every derivative is then derived by AD. A model may write any of them in closed form, which
+// takes precedence (and is checked against AD by `dalembert check` and when a study binds it):
+//   void potential_gradient(const auto& q, auto&& g) const;        ∇V, n
+//   void potential_hessian(const auto& q, auto&& H) const;         ∇²V, n×n
+//   void constraint_gradient(const auto& q, int a, auto&& G) const;  ∂A_{ai}/∂q^j, n×n
+//   void curvature(const auto& q, const auto& v, auto&& c) const;  (∂A/∂q)[v]v, r
+//   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const;  DA[w], r×n
+//   void coriolis(const auto& q, const auto& v, auto&& c) const;   Ṁv − ½∂_q(vᵀMv), n
+// and, not derivatives but closed forms of products with A (only together, and only where A(q) is
+// cheap to recompute per product — they skip its structural zeros):
+//   void apply_constraint(const auto& q, const auto& x, auto&& y) const;         y = A(q)x, r
+//   void add_constraint_force(const auto& q, const auto& lambda, auto&& f) const; f += A(q)ᵀλ, n
+#include <Eigen/Core>
+#include <dalembert/core/automatic_derivatives.hpp>
+#include <dalembert/schemes/compiled_schemes.hpp>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/fixed_nonholonomic_field.hpp>
+#include <dalembert/core/model_access.hpp>
+#include <dalembert/core/model_rules.hpp>
+#include <dalembert/math/explicit_runge_kutta.hpp>
+#include <dalembert/schemes/newmark_step.hpp>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace dalembert {
+
+/// Explicit Runge–Kutta on the continuous field of a fixed-size model.
+template <class Model>
+class CompiledRungeKutta final : public CompiledStepper {
+ public:
+  using VecN = typename FixedAccess<Model>::VecN;
+  CompiledRungeKutta(const Model& model, const ButcherTableau& tableau) : rk_(tableau) { field_.bind(model); }
+  // flatten: the whole step (stages, field, model) in one function, whatever GCC's size heuristics
+  // say (124 → 80 ns per RK4 step on the chaotic particle); stepping s in place, 80 → 68.
+  [[gnu::flatten]] void step(State& s, double h) override {
+    // In place: the stages only read q and v, which change in the final combination, after every
+    // evaluation that could throw StepFailure has succeeded — s is unchanged on failure.
+    Eigen::Map<VecN> q(s.q.data()), v(s.v.data());
+    rk_.step([this](double t, const VecN& x, const VecN& w, VecN& xd, VecN& wd) { field_.evaluate(t, x, w, xd, wd); },
+             s.t, q, v, h);
+    s.t += h;
+  }
+
+ private:
+  FixedNonholonomicField<Model> field_;
+  ExplicitRungeKuttaT<VecN> rk_;
+};
+
+/// Nonholonomic Newmark on a fixed-size model.
+template <class Model>
+class CompiledNewmark final : public CompiledStepper {
+ public:
+  CompiledNewmark(const Model& model, const NewmarkParameters& p, const NewtonOptions& newton) {
+    step_.bind(model, p, newton);
+  }
+  [[gnu::flatten]] void step(State& s, double h) override { step_.step(s, h); }
+  const std::vector<double>& quantities() const override { return step_.quantities(); }
+
+ private:
+  NewmarkStep<FixedAccess<Model>> step_;
+};
+
+template <class Model>
+class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivatives, public CompiledSchemes {
+  // The rules of core/model_rules.hpp: a model that breaks one gets its message, and a stand-in is
+  // compiled in its place so that nothing else is reported.
+  static_assert(model_rules::declares_sizes<Model>,
+                "FixedLagrangianSystem<Model>: the model must declare `static constexpr int dof = n, constraints = r;` "
+                "(Eigen::Dynamic for a size chosen at run time, said by `int n() const` / `int r() const`)");
+  static_assert(model_rules::potential_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's potential is not generic in the scalar (automatic "
+                "differentiation calls it on dual numbers): declare it "
+                "`auto potential(const auto& q) const -> scalar_t<decltype(q)>` (README: Adding a plugin)");
+  static_assert(model_rules::constraint_matrix_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's constraint_matrix is not generic in the scalar (automatic "
+                "differentiation calls it on dual numbers): declare it "
+                "`void constraint_matrix(const auto& q, auto&& A) const` (README: Adding a plugin)");
+  static_assert(model_rules::mass_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's mass is not generic in the scalar (automatic "
+                "differentiation calls M(q) on dual numbers): declare it `void mass(const auto& q, auto&& M) const`, "
+                "or `void mass(auto&& M) const` for a constant M (README: Adding a plugin)");
+
+ public:
+  using CheckedModel = model_rules::checked_t<Model>;  ///< Model, once it follows the rules
+  using Access = FixedAccess<CheckedModel>;
+  using VecN = typename Access::VecN;
+  using VecR = typename Access::VecR;
+  using MatN = typename Access::MatN;
+  using MatRN = typename Access::MatRN;
+  static constexpr int N = CheckedModel::dof, R = CheckedModel::constraints;
+  static constexpr bool external_force_model = requires(const CheckedModel& m, const VecN& q, VecN& f) {
+    m.external_force(0.0, q, q, f);
+  };
+
+  template <class... Args>
+  explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
+    access_.bind(model_);
+  }
+  FixedLagrangianSystem(const FixedLagrangianSystem&) = delete;  // access_ points into this object
+  FixedLagrangianSystem& operator=(const FixedLagrangianSystem&) = delete;
+  const CheckedModel& fixed_model() const { return model_; }
+
+  // ----- ConstrainedLagrangian, through the model (derivatives it does not write: AD) -----
+  int dof() const final { return access_.n(); }
+  int num_constraints() const final { return access_.r(); }
+  void mass(ConstVecRef q, MatRef M) const final { access_.mass(q, M); }
+  bool constant_mass() const final { return Access::constant_mass(); }
+  void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const final { access_.coriolis(q, v, c); }
+  void kinetic_gradient(ConstVecRef q, ConstVecRef v, VecRef k) const final { access_.kinetic_gradient(q, v, k); }
+  void mass_derivative(ConstVecRef q, ConstVecRef v, MatRef D) const final { access_.mass_derivative(q, v, D); }
+  double potential(ConstVecRef q) const final { return model_.potential(q); }
+  void potential_gradient(ConstVecRef q, VecRef g) const final { access_.potential_gradient(q, g); }
+  void potential_hessian(ConstVecRef q, MatRef H) const final { access_.potential_hessian(q, H); }
+  void constraint_matrix(ConstVecRef q, MatRef A) const final { model_.constraint_matrix(q, A); }
+  void constraint_gradient(ConstVecRef q, int a, MatRef G) const final { access_.constraint_gradient(q, a, G); }
+  bool has_external_force() const final { return external_force_model; }
+  void external_force(double t, ConstVecRef q, ConstVecRef v, VecRef f) const final {
+    if constexpr (external_force_model)
+      model_.external_force(t, q, v, f);
+    else
+      f.setZero();
+  }
+
+  // ----- System, at fixed size (observers call these every step) -----
+  double energy(const State& s) const override {  // ½vᵀM(q)v + V(q)
+    const VecN q = s.q, v = s.v;
+    MatN M = ad::sized<MatN>(access_.n(), access_.n());
+    access_.mass(q, M);
+    return 0.5 * v.dot(M * v) + model_.potential(q);
+  }
+  double constraint_residual(const State& s) const override {  // ‖A(q)v‖∞
+    if constexpr (R == 0) {
+      return 0.0;
+    } else {
+      if (access_.r() == 0) return 0.0;
+      MatRN A = ad::sized<MatRN>(access_.r(), access_.n());
+      model_.constraint_matrix(s.q, A);
+      return (A * VecN(s.v)).template lpNorm<Eigen::Infinity>();
+    }
+  }
+
+  // ----- AutomaticDerivatives -----
+  std::vector<std::string> hand_written() const override {
+    std::vector<std::string> names;
+    if (Access::hand_potential_gradient) names.emplace_back("potential_gradient");
+    if (Access::hand_potential_hessian) names.emplace_back("potential_hessian");
+    if (Access::hand_constraint_gradient) names.emplace_back("constraint_gradient");
+    if (Access::hand_curvature) names.emplace_back("curvature");
+    if (Access::hand_constraint_derivative) names.emplace_back("constraint_derivative");
+    if (Access::hand_coriolis) names.emplace_back("coriolis");
+    return names;
+  }
+  void automatic_potential_gradient(ConstVecRef q, VecRef g) const override { ad::potential_gradient<N>(model_, q, g); }
+  void automatic_potential_hessian(ConstVecRef q, MatRef H) const override { ad::potential_hessian<N>(model_, q, H); }
+  void automatic_constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
+    ad::constraint_gradient<N, R>(model_, access_.r(), q, a, G);
+  }
+  void automatic_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override {
+    ad::curvature<N, R>(model_, access_.r(), q, v, c);
+  }
+  void automatic_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
+    ad::constraint_derivative<N, R>(model_, access_.r(), q, w, DA);
+  }
+  void automatic_coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const override {
+    if constexpr (Access::configuration_mass)
+      ad::coriolis<N>(model_, q, v, c);
+    else
+      c.setZero();
+  }
+  void model_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override { access_.curvature(q, v, c); }
+  void model_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
+    access_.constraint_derivative(q, w, DA);
+  }
+
+  // ----- CompiledSchemes: for fixed sizes, a constant M and no external force (what their templates
+  // assume) -----
+  static constexpr bool compiles_schemes =
+      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model;
+  std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
+    if constexpr (compiles_schemes)
+      return std::make_unique<CompiledRungeKutta<CheckedModel>>(model_, tableau);
+    else
+      return nullptr;
+  }
+  std::unique_ptr<CompiledStepper> newmark(const NewmarkParameters& p, const NewtonOptions& newton) const override {
+    if constexpr (compiles_schemes)
+      return std::make_unique<CompiledNewmark<CheckedModel>>(model_, p, newton);
+    else
+      return nullptr;
+  }
+
+ private:
+  CheckedModel model_;
+  Access access_;
+};
+
+}  // namespace dalembert

@@ -1,0 +1,76 @@
+// capabilities_of, meets, unmet_need (see dalembert/plugin/needs.hpp).
+#include <dalembert/core/automatic_derivatives.hpp>
+#include <dalembert/schemes/compiled_schemes.hpp>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/constraint_frame.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/impact_map.hpp>
+#include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/core/rigid_body_model.hpp>
+#include <dalembert/plugin/needs.hpp>
+#include <functional>
+#include <utility>
+
+namespace dalembert {
+
+namespace {
+
+template <class Model>
+bool is(const System& s) {
+  return dynamic_cast<const Model*>(&s) != nullptr;
+}
+
+const ConstrainedLagrangian* lagrangian(const System& s) { return dynamic_cast<const ConstrainedLagrangian*>(&s); }
+
+// The capabilities, in the order capabilities_of lists them.
+const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& capabilities() {
+  static const std::vector<std::pair<std::string, std::function<bool(const System&)>>> all = {
+      {ConstrainedLagrangian::model_name, is<ConstrainedLagrangian>},
+      {LieGroupModel::model_name, is<LieGroupModel>},
+      {"RigidBodyModel", is<RigidBodyModel>},
+      {ConstraintFrame::model_name, is<ConstraintFrame>},
+      {Guarded::model_name, is<Guarded>},
+      {ExactEventLocator::model_name, is<ExactEventLocator>},
+      {AutomaticDerivatives::model_name, is<AutomaticDerivatives>},
+      {CompiledSchemes::model_name, is<CompiledSchemes>},
+      {"ExactSolution", [](const System& s) { return s.has_exact_solution(); }},
+      {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
+      {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},
+  };
+  return all;
+}
+
+bool has(const System& s, const std::string& capability) {
+  for (const auto& [name, test] : capabilities())
+    if (name == capability) return test(s);
+  std::vector<std::string> known;
+  for (const auto& c : capabilities()) known.push_back(c.first);
+  throw Error("unknown capability '" + capability + "' in a plugin's declared needs (known: " + joined(known) + ")");
+}
+
+}  // namespace
+
+std::vector<std::string> capabilities_of(const System& system) {
+  std::vector<std::string> out;
+  for (const auto& [name, test] : capabilities())
+    if (test(system)) out.push_back(name);
+  return out;
+}
+
+bool meets(const System& system, const std::string& need) {
+  static const std::string sep = " or ";
+  for (std::size_t from = 0;;) {
+    const std::size_t to = need.find(sep, from);
+    if (has(system, need.substr(from, to == std::string::npos ? std::string::npos : to - from))) return true;
+    if (to == std::string::npos) return false;
+    from = to + sep.size();
+  }
+}
+
+std::string unmet_need(const System& system, const Needs& needs) {
+  for (const auto& n : needs)
+    if (!meets(system, n)) return n;
+  return {};
+}
+
+}  // namespace dalembert
