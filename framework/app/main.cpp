@@ -312,6 +312,40 @@ State parse_state_option(const std::string& text, const System& system, const st
   return s;
 }
 
+// A system with no Lagrangian model (e.g. the rigid-body systems of seed 003) has no derivatives to
+// check: at its example states (or --state), the state's sizes match its layout, the energy is
+// finite and the state lies on its constraints. One row per example; exit 1 on a finding.
+int check_example_states(const Registry& reg, const std::string& name, const nlohmann::json& params,
+                         const std::string* state_text) {
+  std::vector<PluginExample> examples = reg.find(PluginKind::System, name, "check").examples;
+  if (state_text || !params.empty() || examples.empty()) {
+    const auto system = reg.make_system(name, params, "check");
+    if (!state_text)
+      throw InputError("check", "system '" + name + "' has no Lagrangian model (no derivatives to check) and " +
+                                    "declares no example state: give one with --state");
+    examples = {PluginExample{"--state", params, parse_state_option(*state_text, *system, name), 0.0}};
+  }
+  std::printf("%s: no Lagrangian model (no derivatives to check); its example states:\n", name.c_str());
+  int findings = 0;
+  for (const auto& e : examples) {
+    const auto system = reg.make_system(name, e.params, "check");
+    const Layout lay = system->layout();
+    std::string finding;
+    const double energy = system->energy(e.state), residual = system->constraint_residual(e.state);
+    if (e.state.q.size() != static_cast<Eigen::Index>(lay.q.size()) || e.state.v.size() != static_cast<Eigen::Index>(lay.v.size()))
+      finding = "q has " + std::to_string(e.state.q.size()) + " entries, v " + std::to_string(e.state.v.size()) +
+                "; the layout names " + std::to_string(lay.q.size()) + " and " + std::to_string(lay.v.size());
+    else if (!std::isfinite(energy)) finding = "energy " + number_text(energy);
+    else if (!(residual <= constraint_tolerance(e.state)))
+      finding = "constraint residual " + number_text(residual) + " > " + number_text(constraint_tolerance(e.state));
+    std::printf("  %-16s energy %-14s constraint residual %-10s %s\n", e.label.empty() ? "(default)" : e.label.c_str(),
+                number_text(energy).c_str(), number_text(residual).c_str(), finding.empty() ? "ok" : finding.c_str());
+    findings += !finding.empty();
+  }
+  if (findings == 0) std::printf("%s: all checks passed\n", name.c_str());
+  return findings == 0 ? 0 : 1;
+}
+
 int cmd_check(const std::vector<std::string>& args) {
   std::string name;
   nlohmann::json params = nlohmann::json::object();
@@ -340,6 +374,16 @@ int cmd_check(const std::vector<std::string>& args) {
   Registry reg;
   // A plugin of another kind (not also a system): the conformance suite's table.
   const auto found = reg.find_any(name);
+  if (found.empty()) {  // every kind's names: check takes any plugin
+    std::string known;
+    for (PluginKind k : {PluginKind::System, PluginKind::Integrator, PluginKind::Observer, PluginKind::Impact,
+                         PluginKind::Sampler}) {
+      std::vector<std::string> names;
+      for (const auto* d : reg.list(k)) names.push_back(d->name);
+      if (!names.empty()) known += std::string(known.empty() ? "" : "; ") + to_string(k) + "s: " + joined(names, ", ");
+    }
+    throw InputError("check", "unknown plugin '" + name + "'; " + (known.empty() ? "no plugin found" : known));
+  }
   if (!found.empty() && std::none_of(found.begin(), found.end(), [](auto* d) { return d->kind == PluginKind::System; })) {
     if (state_text || opt.samples != DerivativeCheckOptions{}.samples || opt.seed != DerivativeCheckOptions{}.seed)
       throw InputError("command line", std::string("--state, --samples and --seed apply to a system, not to ") +
@@ -358,9 +402,7 @@ int cmd_check(const std::vector<std::string>& args) {
   const CrashContext crash("check: system '" + name + "' " + params.dump());
   const auto system = reg.make_system(name, params, "check");
   const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(system.get());
-  if (!lagrangian)
-    throw InputError("check", "system '" + name + "' is not a LagrangianSystem (it does not implement the " +
-                                  std::string("ConstrainedLagrangian model), so it has no derivatives to check"));
+  if (!lagrangian) return check_example_states(reg, name, params, state_text ? &*state_text : nullptr);
   if (state_text) opt.state = parse_state_option(*state_text, *system, name);
   // Without --state: around the system's first declared example state (PluginDescriptor::examples),
   // a regular point (polar coordinates are singular at the origin); else around the origin.

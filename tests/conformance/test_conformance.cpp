@@ -190,3 +190,24 @@ TEST_CASE("dalembert check INTEGRATOR prints the table and exits 1 on a finding,
   CHECK(wrong.status == 1);
   CHECK(wrong.err.find("apply to a system, not to integrator plugin 'rk4'") != std::string::npos);
 }
+
+TEST_CASE("dalembert check on a system without a Lagrangian model checks its example states", "[conformance][cli]") {
+  test::TempDir tmp("check_rigid");
+  for (const char* system : {"pendulum_3d", "binder_torus"}) {
+    const auto r = test::run_cli(std::string("check ") + system, tmp.path());
+    INFO(r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("no Lagrangian model") != std::string::npos);
+    CHECK(r.out.find(std::string(system) + ": all checks passed") != std::string::npos);
+  }
+  // A spin of 1e300 rad/s overflows the kinetic energy: a finding, exit 1.
+  const auto off = test::run_cli("check pendulum_3d --state " + test::quote(R"({"q": [1, 0, 0, 0], "v": [1e300, 0, 0]})"),
+                                 tmp.path());
+  INFO(off.out << off.err);
+  CHECK(off.status == 1);
+  CHECK(off.out.find("energy inf") != std::string::npos);
+  const auto unknown = test::run_cli("check nosuch_plugin", tmp.path());
+  CHECK(unknown.status != 0);
+  for (const char* listed : {"unknown plugin 'nosuch_plugin'", "systems: ", "integrators: ", "observers: ", "rk4"})
+    CHECK(unknown.err.find(listed) != std::string::npos);
+}
