@@ -157,6 +157,27 @@ TEST_CASE("whipple_bicycle: the pitch Newton puts the front wheel on the ground"
     CHECK(lowest <= p.front_contact[2] + 1e-15);
     CHECK(std::abs(n.dot(a)) < 1e-15);  // n_F lies in the wheel plane
   }
+  // README.md's closed form of g (the front contact's height) at arbitrary roll, pitch and steer.
+  std::uniform_real_distribution<double> angle(-1.0, 1.0);
+  double worst_formula = 0.0;
+  for (int i = 0; i < 20; ++i) {
+    const double phi = angle(rng), theta = 0.3 * angle(rng), delta = angle(rng);
+    Vec8 q = Vec8::Zero();
+    q[Model::kRoll] = phi;
+    q[Model::kPitch] = theta;
+    q[Model::kSteer] = delta;
+    const double dF = b.r_F * std::sin(b.lambda) - b.c * std::cos(b.lambda), tl = theta + b.lambda;
+    const double zC = std::cos(phi) * (b.r_R * (std::cos(theta) - 1) - (b.w + b.c) * std::sin(theta) -
+                                       (b.c * std::sin(b.lambda) + b.r_F * std::cos(b.lambda)) * std::cos(tl) -
+                                       dF * std::cos(delta) * std::sin(tl)) +
+                      dF * std::sin(delta) * std::sin(phi);
+    const double az = std::sin(phi) * std::cos(delta) + std::cos(phi) * std::sin(delta) * std::sin(tl);
+    Eigen::Matrix<double, 1, 1> g;
+    b.holonomic_constraint(q, g);
+    worst_formula = std::max(worst_formula, std::abs(g[0] - (zC + b.r_F * std::sqrt(1 - az * az))));
+  }
+  INFO("max |g - README closed form| = " << worst_formula);
+  CHECK(worst_formula <= 1e-15);
   INFO("max |z(Q)| after Newton over 20 random (roll, steer): " << worst);
   CHECK(worst <= 4e-16);  // round-off of heights of order 1 m: a few ulps of 1
 }
@@ -200,7 +221,15 @@ TEST_CASE("whipple_bicycle: twists are pose derivatives, C = [A, dg/dq] full ran
       worst = std::max(worst, (angular_velocity(bx.rear_wheel) - t.w_R).norm());
       worst = std::max(worst, (angular_velocity(bx.front_wheel) - t.w_F).norm());
     }
-    INFO("max |twist - derivative of the pose| = " << worst);
+    // README.md: the rear rows are ẋ = −r_R (θ̇ + θ̇_R) cos ψ, ẏ = −r_R (θ̇ + θ̇_R) sin ψ.
+    Eigen::Matrix<double, 4, 8> A;
+    b.constraint_matrix(q, A);
+    Eigen::Matrix<double, 2, 8> rear = Eigen::Matrix<double, 2, 8>::Zero();
+    rear(0, Model::kX) = rear(1, Model::kY) = 1.0;
+    rear(0, Model::kPitch) = rear(0, Model::kRearWheel) = b.r_R * std::cos(q[Model::kYaw]);
+    rear(1, Model::kPitch) = rear(1, Model::kRearWheel) = b.r_R * std::sin(q[Model::kYaw]);
+    worst = std::max(worst, (A.topRows(2) - rear).cwiseAbs().maxCoeff());
+    INFO("max |twist - derivative of the pose| and |rear rows - closed form| = " << worst);
     CHECK(worst <= 1e-14);  // both exact: round-off of velocities of order 1
     const Eigen::JacobiSVD<Eigen::Matrix<double, 5, 8>> svd(constraints(b, q));
     const auto s = svd.singularValues();
@@ -211,6 +240,33 @@ TEST_CASE("whipple_bicycle: twists are pose derivatives, C = [A, dg/dq] full ran
     CHECK((M - M.transpose()).norm() == 0.0);
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 8, 8>> eig(M);
     CHECK(eig.eigenvalues()[0] > 0.0);  // positive definite: every coordinate moves some mass
+    // x, y, θ_R, θ_F appear in none of M, V, g; ψ in V and g neither, and in M only through the
+    // ground velocities: turning ψ by α and (ẋ, ẏ) with it leaves T unchanged.
+    Vec8 moved = q;
+    moved[Model::kX] += 1.3;
+    moved[Model::kY] -= 0.7;
+    moved[Model::kRearWheel] += 2.0;
+    moved[Model::kFrontWheel] -= 1.0;
+    Eigen::Matrix<double, 8, 8> M_moved;
+    b.mass(moved, M_moved);
+    CHECK((M_moved - M).norm() <= 1e-14 * M.norm());
+    const double alpha = 0.9;
+    moved[Model::kYaw] += alpha;
+    CHECK(std::abs(b.potential(moved) - b.potential(q)) <= 1e-13 * std::abs(b.potential(q)));
+    Eigen::Matrix<double, 1, 1> g_q, g_moved;
+    b.holonomic_constraint(q, g_q);
+    b.holonomic_constraint(moved, g_moved);
+    CHECK(std::abs(g_moved[0] - g_q[0]) <= 1e-15);
+    b.mass(moved, M_moved);
+    const Vec8 qd = consistent_rates(b, q, 0.3, -0.4, -9.0);
+    Vec8 qd_turned = qd;
+    qd_turned[Model::kX] = std::cos(alpha) * qd[Model::kX] - std::sin(alpha) * qd[Model::kY];
+    qd_turned[Model::kY] = std::sin(alpha) * qd[Model::kX] + std::cos(alpha) * qd[Model::kY];
+    const double T = 0.5 * qd.dot(M * qd), T_turned = 0.5 * qd_turned.dot(M_moved * qd_turned);
+    CHECK(std::abs(T_turned - T) <= 1e-13 * T);
+    Eigen::Matrix<double, 4, 8> A_turned;
+    b.constraint_matrix(moved, A_turned);
+    CHECK((A_turned * qd_turned).norm() <= 1e-13);  // the turned motion rolls too
   }
 }
 
@@ -321,7 +377,8 @@ TEST_CASE("whipple_bicycle: linearisation gives Meijaard's M, C1, K0, K2") {
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 2; ++j) {
         // Relative for the published non-zero entries; the zeros against the matrix's scale.
-        const double d = pub(i, j) != 0.0 ? relative(ours(i, j), pub(i, j)) : std::abs(ours(i, j)) / pub.cwiseAbs().maxCoeff();
+        const double d = pub(i, j) != 0.0 ? relative(ours(i, j), pub(i, j))
+                                          : std::abs(ours(i, j)) / pub.cwiseAbs().maxCoeff();
         worst = std::max(worst, d);
       }
     INFO(name << ": max relative deviation " << worst << "\nours\n" << std::setprecision(16) << ours);
@@ -411,7 +468,8 @@ TEST_CASE("whipple_bicycle: weave, capsize and weave bifurcation speeds") {
   const double v_d = linear_stability::find_root(separation, 0.5, 1.0);
   const auto at_d = eig(v_d);
   const double double_root = 0.5 * (at_d[2] + at_d[3]).real();
-  INFO(std::setprecision(16) << "v_w = " << v_w << " (delta " << v_w - 4.29238253634111 << "), frequency " << weave(v_w).imag());
+  INFO(std::setprecision(16) << "v_w = " << v_w << " (delta " << v_w - 4.29238253634111 << "), frequency "
+                              << weave(v_w).imag());
   INFO(std::setprecision(16) << "v_c = " << v_c << " (delta " << v_c - 6.02426201538837 << ")");
   INFO(std::setprecision(16) << "v_d = " << v_d << " (delta " << v_d - 0.68428307889246 << "), double root "
                               << double_root << " (delta " << double_root - 3.78290405129320 << ")");

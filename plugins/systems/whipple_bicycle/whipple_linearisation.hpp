@@ -16,7 +16,7 @@
 //
 //   linearise: about a steady motion (q*, q̇*) (e.g. the bicycle upright at speed v), in the minimal
 //     coordinates q_m (e.g. roll and steer) and their speeds. A perturbation δq_m fixes the dependent
-//     coordinates q_d through G δq = 0 (the cyclic ones stay put); the independent speeds u = (q̇_m,
+//     coordinates q_d through G δq = 0 (the ignorable ones stay put); the independent speeds u = (q̇_m,
 //     the extra speeds) fix δq̇ through C δq̇ + ∂_q(C q̇*) δq = 0; the accelerations of the independent
 //     speeds are the directional derivatives of constrained_acceleration along these perturbations.
 //     The result is the state matrix of y = (δq_m, δq̇_m) and the second-order form
@@ -205,7 +205,9 @@ ConstrainedAcceleration<S, N, R + H> constrained_acceleration(const Model& model
 /// Which coordinates are kept. minimal: the minimal coordinates (their speeds are independent);
 /// dependent: as many coordinates as g has rows, solved from g(q) = 0; extra_speeds: the further
 /// independent speeds (held at their steady values; the linearisation checks they decouple).
-/// Every other coordinate is cyclic: the accelerations must not depend on it.
+/// Every other coordinate is ignorable and left unperturbed: the accelerations of the kept speeds
+/// must not depend on it along constraint-consistent velocities (for the bicycle, x, y and the wheel
+/// angles appear nowhere, and turning the yaw turns the whole motion).
 struct Reduction {
   std::vector<int> minimal, dependent, extra_speeds;
 };
@@ -303,7 +305,8 @@ Linearisation linearise(const Model& model, const Mat<double, N>& q, const Mat<d
 inline std::vector<std::complex<double>> eigenvalues(const Eigen::MatrixXd& state) {
   const Eigen::EigenSolver<Eigen::MatrixXd> solver(state, false);
   std::vector<std::complex<double>> ev(solver.eigenvalues().data(), solver.eigenvalues().data() + state.rows());
-  std::sort(ev.begin(), ev.end(), [](auto a, auto b) { return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag(); });
+  std::sort(ev.begin(), ev.end(),
+            [](auto a, auto b) { return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag(); });
   return ev;
 }
 

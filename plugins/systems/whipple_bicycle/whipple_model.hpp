@@ -28,8 +28,9 @@
 //   * dependent coordinate: θ, fixed by the front wheel touching the ground (holonomic_constraint).
 //     At upright (φ = δ = 0) θ = 0 exactly for every parameter set, because the reference
 //     configuration has both wheels on the ground (pitch_for() computes it for any φ, δ).
-//     x, y, ψ, θ_R, θ_F are cyclic: V, g, A and M do not depend on them except through the heading
-//     (x, y and ψ) of the ground velocities in A. Independent speeds: φ̇, δ̇, θ̇_R.
+//     x, y, θ_R, θ_F appear in none of M, V, g, A; ψ appears in M and A only, through the ground
+//     velocities (turning the whole bicycle about a vertical axis is a symmetry), not in V or g.
+//     Independent speeds: φ̇, δ̇, θ̇_R.
 //
 // Every function below is generic in the scalar (double or a dual number of any depth: see
 // framework/include/dalembert/math/forward_derivatives.hpp); constants are lifted into the scalar
