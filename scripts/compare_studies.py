@@ -99,7 +99,7 @@ def compare_folders(a, b):
             if ja != added_keys(ja, jb, added):
                 diffs.append(f"{n}: differs beyond its run keys")
             elif added:
-                notes.append(f"{n} adds " + ", ".join(sorted(added)))
+                notes.extend(sorted(added))
         elif pa.read_bytes() != pb.read_bytes():
             change = csv_change(pa, pb) if n.endswith(".csv") else None
             diffs.append(f"{n}: " + (f"largest change {change[0]:.3g} (relative {change[1]:.3g}) in column {change[2]}"
@@ -146,7 +146,7 @@ def main():
                 continue
             diffs, notes = compare_folders(old_run, new_run)
             differing += bool(diffs)
-            added = f" ({'; '.join(notes)})" if notes else ""
+            added = f" (manifests add {', '.join(sorted(set(notes)))}: {len(notes)} file(s))" if notes else ""
             print(f"{s}: " + ("identical" + added if not diffs else "differs\n    " + "\n    ".join(diffs)), flush=True)
         compared = len(s_old & s_new)
         if not compared:
