@@ -155,6 +155,11 @@ class Methods:
         return sorted(labels, key=lambda lab: (lab not in self.reference, self.order.index(lab)))
 
 
+
+class FigureError(ValueError):
+    """A figure that cannot be drawn from this run: named in one line, the other figures still drawn."""
+
+
 def column(data, name, where, fig):
     if name not in data:
         raise ValueError(f"column '{name}' is not in {where} (columns: {', '.join(data)})")
@@ -736,7 +741,7 @@ def draw_table(run, fig, outdir, methods):
     rows = []
     for r in fig["rows"]:
         if r["param"] not in params:
-            raise SystemExit(f"figure {fig['name']}: no system parameter '{r['param']}' (have {sorted(params)})")
+            raise FigureError(f"no system parameter '{r['param']}' (have {sorted(params)})")
         v = params[r["param"]]
         rows.append((r["label"], f"{v:g}" + (f" {r['unit']}" if r.get("unit") else ""), v, r.get("unit", "")))
     with outdir.open(f"{fig['name']}.md") as out:
@@ -787,7 +792,7 @@ def draw_surface(run, fig, outdir, methods):
         ax = f.add_subplot(1, len(panels), p + 1, projection="3d")
         for j, z in enumerate(panel["z"]):
             if z not in cols:
-                raise SystemExit(f"figure {fig['name']}: column '{z}' is not in {files[0]['path']}")
+                raise FigureError(f"column '{z}' is not in {files[0]['path']}")
             zs = [abs(v) for v in cols[z]] if panel.get("abs") else cols[z]
             ax.plot_trisurf(tri, zs, cmap=cmaps[j % len(cmaps)], alpha=0.85 if len(panel["z"]) == 1 else 0.6,
                             linewidth=0.1, antialiased=True)
@@ -850,7 +855,7 @@ def draw_overlay(run, fig, outdir, methods):
             data = run.columns(fl)
             for j, y in enumerate(panel["y"]):
                 if y not in data:
-                    raise SystemExit(f"figure {fig['name']}: column '{y}' is not in {fl['path']}")
+                    raise FigureError(f"column '{y}' is not in {fl['path']}")
                 name = panel.get("labels", panel["y"])[j]
                 ax.plot(data["t"], transform(data[y], panel), linewidth=0.9,
                         label=name if len(files) == 1 else f"{fl['label']}: {name}")
@@ -877,7 +882,7 @@ def draw_summary_panels(run, fig, outdir, methods):
             key = panel["q_error_from"]
             ref = [t for t in run.manifest["tasks"] if t["label"] == panel["reference"]]
             if not ref or key not in ref[0].get("summary", {}):
-                raise SystemExit(f"figure {fig['name']}: no reference task '{panel['reference']}' with '{key}'")
+                raise FigureError(f"no reference task '{panel['reference']}' with '{key}'")
             n2 = ref[0]["summary"][key]
             value = lambda t: math.sqrt(abs(t["summary"][key] - n2)) / math.sqrt(n2)  # noqa: E731
             default = f"q(t)-error (37) against {panel['reference']} (h = {ref[0]['h']:g})"

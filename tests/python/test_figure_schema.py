@@ -63,3 +63,19 @@ def test_the_plotter_and_load_read_the_same_numbers(tmp_path):
             assert list(a) == list(b.columns)
             for name in a:  # bit for bit: both parse the shortest round-trip text (or read the .npy)
                 assert a[name] == b[name].tolist(), (fmt, e["label"], name)
+
+
+def test_a_figure_that_cannot_be_drawn_is_named_and_the_next_one_is_still_drawn(tmp_path):
+    study = small_study("newmark/fig1_particle.json", T=2, observers=["trajectory", "energy_error"])
+    study["figures"] = [{"name": "broken", "type": "summary_panels",
+                         "panels": [{"q_error_from": "no_such_summary", "reference": "DLA"}]},
+                        {"name": "plane", "type": "path", "x": "x", "y": "y"}]
+    folder = cli_run(write_study(tmp_path, study), tmp_path / "run")
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl")}
+    r = subprocess.run([sys.executable, str(SOURCE / "python" / "dalembert" / "plot.py"), str(folder)],
+                       env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    assert "figure broken: FigureError: no reference task 'DLA' with 'no_such_summary'" in r.stderr
+    index = json.loads((folder / "figures" / "index.json").read_text())["figures"]
+    assert [f["name"] for f in index] == ["plane"]
+    assert (folder / "figures" / "plane.png").stat().st_size > 0
