@@ -243,7 +243,8 @@ TEST_CASE("whipple_bicycle: the kind's branches and critical values are Meijaard
 TEST_CASE("linear_stability study: the rolling disk's critical speed and eigenvalues, claimed and written", "[linear_stability]") {
   const test::TempDir dir("stability_disk");
   const RunReport rep = test::run_bundled_study("studies/rolling_disk/stability_disk.json", dir / "run");
-  test::require_claims(rep, 12, {"v_c", "v_c stability", "double root 0", "structural zeros", "lambda(0.25)", "omega(0.75)"});
+  test::require_claims(rep, 23, {"v_c", "v_c stability", "double root 0", "structural zeros", "lambda(0.25)", "omega(0.75)",
+                                 "order DLA", "order RK4", "DLA neutral h=0.2", "RK4 damping h=0.2", "RK4 frequency h=0.2"});
   const json& ls = rep.manifest.at("linear_stability");
   CHECK(ls.at("dimension") == 4);
   CHECK(ls.at("structural_zeros") == 2);
@@ -269,8 +270,34 @@ TEST_CASE("linear_stability study: the rolling disk's critical speed and eigenva
   }
   INFO("largest deviation from the closed form over the grid: " << worst);
   CHECK(worst <= 1e-8);  // at the grid value next to v_c (0.575, λ² ~ 7e-3) the pair is still resolved to ~1e-15/a
+  // The discrete step maps at v = 0.8: RK4's is R(hJ), R its stability function, so log(μ)/h of the
+  // tilt pair is log R(iωh)/h (ω² = −Λ = 0.736) at every h, recomputed here; DLA's stays on the
+  // imaginary axis.
+  const auto dcsv = test::read_csv(dir / "run" / "discrete_eigenvalues.csv", 1);
+  const double w = std::sqrt(-d.lambda2(0.8));
+  int rk4_rows = 0;
+  for (std::size_t i = 0; i < dcsv.at("h").size(); ++i) {
+    if (dcsv.at("branch")[i] != 0.0) continue;
+    const double h = dcsv.at("h")[i];
+    const std::complex<double> z(0.0, w * h);
+    const std::complex<double> R = 1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0;
+    const std::complex<double> lr = std::log(R) / h, got(dcsv.at("real")[i], dcsv.at("imag")[i]);
+    // Rows are DLA, MLA, RK4 in the study's order, four step sizes each.
+    if (i >= 2 * 4 * 4) {
+      INFO("RK4 at h = " << h << ": " << got << " against log R(i w h)/h = " << lr);
+      CHECK(std::abs(got.real() - lr.real()) <= 1e-12);
+      CHECK(std::abs(std::abs(got.imag()) - lr.imag()) <= 1e-12);
+      ++rk4_rows;
+    } else {
+      CHECK(std::abs(got.real()) <= 1e-12);
+    }
+  }
+  CHECK(rk4_rows == 4);
+  REQUIRE(rep.manifest.at("convergence").size() == 3);
+  for (const auto& c : rep.manifest["convergence"]) CHECK(c.at("agrees") == true);
   const std::string report = read_all(dir / "run" / "report.md");
   CHECK_THAT(report, Catch::Contains("## Linear stability"));
+  CHECK_THAT(report, Catch::Contains("### Discrete step maps at v = 0.8"));
   CHECK_THAT(report, Catch::Contains("| collision | 0.577350269189626 |"));
   CHECK_THAT(report, Catch::Contains("### Eigenvalues at the listed values"));
 }
@@ -306,8 +333,22 @@ TEST_CASE("linear_stability study: bad input is refused before anything runs", "
   const json range = {{"from", 0}, {"to", 1}, {"steps", 10}};
   // Keys of the simulating kinds have no use here; this kind's keys none elsewhere.
   json j = stability_study(disk, range);
+  j["T"] = 1;
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("s.json: /T") && Catch::Contains("has no use here"));
+  j = stability_study(disk, range);
   j["integrators"] = json::array({"rk4"});
-  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("s.json: /integrators") && Catch::Contains("runs no integrator"));
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("s.json: /integrators") && Catch::Contains("go together"));
+  j["discrete"] = {{"at", 0.5}, {"h", {0.1}}};
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("/discrete/h") && Catch::Contains("at least two step sizes"));
+  j["discrete"] = {{"at", 0.5}, {"h", {0.1, 0.05}}};
+  j["claims"] = {{"checks", {{{"quantity", {{"discrete_eigenvalue", "real"}, {"label", "RK4"}, {"h", 0.1}, {"branch", 0}}}, {"<", 1}}}}};
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("/claims/checks/0/quantity/label") && Catch::Contains("labels: rk4"));
+  j["claims"] = {{"checks", {{{"quantity", {{"discrete_eigenvalue", "real"}, {"label", "rk4"}, {"h", 0.2}, {"branch", 0}}}, {"<", 1}}}}};
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("/claims/checks/0/quantity/h") && Catch::Contains("not a step size"));
+  j.erase("claims");
+  j["integrators"] = json::array({"gni"});  // needs a LieGroupModel: refused when bound, before anything runs
+  const test::TempDir gdir("stability_gni");
+  CHECK_THROWS_WITH(test::run_quietly(parse_study(j, "s.json"), gdir / "run"), Catch::Contains("s.json: /integrators/0"));
   j = {{"name", "t"}, {"kind", "trajectory"}, {"system", disk}, {"parameter", range}};
   CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("/parameter") && Catch::Contains("belongs to linear_stability studies"));
   // The grid.
@@ -322,8 +363,8 @@ TEST_CASE("linear_stability study: bad input is refused before anything runs", "
   CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("/claims/checks/0/quantity/at") && Catch::Contains("not a value of the parameter grid"));
   j["claims"] = {{"checks", {{{"quantity", {{"critical", "hopf"}}}, {"<", 1}}}}};
   CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("not a kind of critical value; use one of: real_crossing"));
-  j["claims"] = {{"checks", {{{"quantity", {{"fitted_order", "DLA"}}}, {"<", 1}}}}};
-  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("belongs to a convergence study; this one is a linear_stability study"));
+  j["claims"] = {{"checks", {{{"quantity", {{"ensemble", "energy_error_var"}, {"label", "DLA"}}}, {"<", 1}}}}};
+  CHECK_THROWS_WITH(parse_study(j, "s.json"), Catch::Contains("belongs to a ensemble study; this one is a linear_stability study"));
   j = {{"name", "t"}, {"kind", "trajectory"}, {"system", disk}, {"initial", {{"q", {0, 0, 0, 0.1, 0}}, {"v", {1, 0, 0, 0, 1}}}},
        {"integrators", {"rk4"}}, {"T", 1}, {"h", 0.1}};
   j["claims"] = {{"checks", {{{"quantity", {{"critical", "any"}}}, {"<", 1}}}}};

@@ -188,20 +188,7 @@ void parse_plugin_paths(const JsonCursor& root, Study& s) {
   }
 }
 
-void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
-  refuse_other_kinds_keys(root, kind);
-  s.system = parse_plugin(root["system"], {});
-  if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
-
-  const JsonCursor init = root["initial"];
-  init.allow_keys({"t", "q", "v", "project"});
-  s.initial.state.t = init.has("t") ? init["t"].number() : 0.0;
-  s.initial.state.q = parse_vector(init["q"]);
-  s.initial.state.v = parse_vector(init["v"]);
-  s.initial.project = init.has("project") ? init["project"].boolean() : false;
-  s.initial.where = init.where();
-
-  const JsonCursor ints = root["integrators"];
+void parse_integrators(const JsonCursor& ints, Study& s, const StudyKind& kind) {
   if (ints.size() == 0) ints.fail("a study needs at least one integrator");
   for (std::size_t i = 0; i < ints.size(); ++i) {
     const JsonCursor c = ints.at(i);
@@ -218,6 +205,23 @@ void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
       if (other.label == u.label) c.fail("duplicate integrator label \"" + u.label + "\"");
     s.integrators.push_back(u);
   }
+}
+
+void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
+  refuse_other_kinds_keys(root, kind);
+  s.system = parse_plugin(root["system"], {});
+  if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
+
+  const JsonCursor init = root["initial"];
+  init.allow_keys({"t", "q", "v", "project"});
+  s.initial.state.t = init.has("t") ? init["t"].number() : 0.0;
+  s.initial.state.q = parse_vector(init["q"]);
+  s.initial.state.v = parse_vector(init["v"]);
+  s.initial.project = init.has("project") ? init["project"].boolean() : false;
+  s.initial.where = init.where();
+
+  const JsonCursor ints = root["integrators"];
+  parse_integrators(ints, s, kind);
 
   if (root.has("observers")) {
     const JsonCursor obs = root["observers"];

@@ -62,10 +62,12 @@ class FixedLinearizable : public Linearizable {
       if (dynamic_cast<const Error*>(&e)) throw;
       throw Error("system '" + self().name() + "': " + e.what());
     }
+    // y = (δq_m, δq̇_m, δq̇_s): m + (nu − held) entries, u = (q̇_m, q̇_s, q̇_held) having nu.
     const Eigen::Index m = tm.T.cols(), nu = tm.Wu.cols();
-    if (dy.size() != 2 * m + nu - static_cast<Eigen::Index>(variables.held.size()))
+    const Eigen::Index ny = m + nu - static_cast<Eigen::Index>(variables.held.size());
+    if (dy.size() != ny)
       throw Error("perturbed_state: dy has " + std::to_string(dy.size()) + " entries; the reduced state has " +
-                  std::to_string(2 * m + nu - static_cast<Eigen::Index>(variables.held.size())));
+                  std::to_string(ny));
     Vec du = Vec::Zero(nu);  // (δq̇_m, δq̇_s, δq̇_held = 0)
     du.head(dy.size() - m) = dy.tail(dy.size() - m);
     out.t = s.t;

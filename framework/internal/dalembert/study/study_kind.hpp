@@ -168,6 +168,9 @@ BOOST_SYMBOL_VISIBLE std::string parse_record_format(const JsonCursor& root, con
 /// The runs a simulating study describes — system, initial state, integrators, observers, T, h,
 /// recording, plugin paths, figures, claims — checked, then kind.parse_keys and the workload.
 BOOST_SYMBOL_VISIBLE void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind);
+/// The study's "integrators" (at least one): labels (unique), display names, reference flags and, in a
+/// kind without a ladder of step sizes, each one's own "h".
+BOOST_SYMBOL_VISIBLE void parse_integrators(const JsonCursor& ints, Study& s, const StudyKind& kind);
 /// The study's "plugin_paths" (relative to the study file), each checked to exist.
 BOOST_SYMBOL_VISIBLE void parse_plugin_paths(const JsonCursor& root, Study& s);
 /// The common workload: every integrator at each of its step sizes; `members` runs of each task

@@ -17,7 +17,21 @@
 //       complex_crossing, collision or any; F: value (default), real, imag, abs_imag (of the branch at
 //       the event; a collision's double root), bracket, residual;
 //   {"eigenvalue": "real" | "imag" | "abs" | "abs_imag", "at": x, "branch": b | "nearest": [re, im]}
-//       a row of eigenvalues.csv at grid value x.
+//       a row of eigenvalues.csv at grid value x;
+//   {"fitted_order": LABEL}  the order of a discrete step map's eigenvalues (below);
+//   {"discrete_eigenvalue": "real" | "imag" | "abs" | "abs_imag" | "error", "label": L, "h": h,
+//    "branch": b}  a row of discrete_eigenvalues.csv.
+//
+// Discrete step maps (optional): with "discrete": {"at": x, "h": [h0, h1, ...]} and "integrators",
+// each integrator's one-step map Φ_h about the steady motion at x is differentiated in the same
+// reduced variables — central differences through Linearizable::perturbed_state, ε = 1e-6 (the
+// plugins are black boxes on doubles) — and the eigenvalues μ of its Jacobian give log(μ)/h, which
+// for a method of order p tend to the continuous eigenvalues as h^p (Hairer, Lubich & Wanner,
+// Geometric Numerical Integration, on the modified equation: Φ_h is the exact flow of a field
+// O(h^p) away, so its linearisation is exp(h (J + O(h^p)))). discrete_eigenvalues.csv (label, h,
+// branch, real, imag, error), the manifest's "convergence" (the fitted order of the largest error
+// over the branches that are not structural zeros, audited against the integrator's declared order
+// as a convergence study's), a report table.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,7 +39,11 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/json_input.hpp>
 #include <dalembert/core/linearizable.hpp>
+#include <dalembert/core/parameters.hpp>
+#include <dalembert/study/assembly.hpp>
+#include <dalembert/study/convergence_fit.hpp>
 #include <dalembert/study/crash_report.hpp>
+#include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/eigenvalue_branches.hpp>
 #include <dalembert/study/names.hpp>
 #include <dalembert/study/study_kind.hpp>
@@ -45,7 +63,11 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const std::vector<std::string> kTypes = {"real_crossing", "complex_crossing", "collision", "any"};
 const std::vector<std::string> kCriticalFields = {"value", "real", "imag", "abs_imag", "bracket", "residual"};
 const std::vector<std::string> kParts = {"real", "imag", "abs", "abs_imag"};
+const std::vector<std::string> kDiscreteParts = {"real", "imag", "abs", "abs_imag", "error"};
 const std::vector<std::string> kColumns = {"value", "branch", "real", "imag"};
+const std::vector<std::string> kDiscreteColumns = {"label", "h", "branch", "real", "imag", "error"};
+constexpr double kDifferenceStep = 1e-6;  // central differences of a step map: ~1e-10 truncation and round-off
+constexpr double kDiscretePlateau = 1e-8;  // eigenvalue errors below it are the differences' noise (~1e-10 / h)
 
 std::string num(double x) { return number_text(x, "%.12g"); }
 
@@ -78,12 +100,54 @@ Grid parse_grid(const JsonCursor& p) {
 
 Grid grid_of(const Study& st) { return parse_grid(JsonCursor(st.raw, st.file)["parameter"]); }
 
+/// The parameter value of the discrete step maps ("discrete": {"at", "h"}); NaN without them.
+double discrete_at(const Study& st) {
+  return st.raw.contains("discrete") ? st.raw["discrete"]["at"].get<double>() : kNaN;
+}
+
+/// The reduced variables y = (δq_m, δq̇_m, δq̇_s) of a state, as values (a difference of two gives δy).
+Vec reduced_of(const State& s, const ReducedVariables& vars) {
+  const std::size_t m = vars.minimal.size(), k = vars.speeds.size();
+  Vec y(static_cast<Eigen::Index>(2 * m + k));
+  for (std::size_t i = 0; i < m; ++i) {
+    y[static_cast<Eigen::Index>(i)] = s.q[vars.minimal[i]];
+    y[static_cast<Eigen::Index>(m + i)] = s.v[vars.minimal[i]];
+  }
+  for (std::size_t i = 0; i < k; ++i) y[static_cast<Eigen::Index>(2 * m + i)] = s.v[vars.speeds[i]];
+  return y;
+}
+
+/// log(μ)/h of the Jacobian P of integrator's one-step map Φ_h about the steady motion s0, in the
+/// reduced variables: column j = (y(Φ_h(s0 + ε e_j)) − y(Φ_h(s0 − ε e_j))) / 2ε.
+Spectrum discrete_spectrum(const Linearizable& lin, Integrator& integrator, const State& s0, const ReducedVariables& vars,
+                           Eigen::Index d, double h, std::atomic<long>* steps) {
+  Mat P(d, d);
+  for (Eigen::Index j = 0; j < d; ++j) {
+    Vec y[2];
+    for (int side = 0; side < 2; ++side) {
+      Vec dy = Vec::Zero(d);
+      dy[j] = side == 0 ? kDifferenceStep : -kDifferenceStep;
+      State s;
+      lin.perturbed_state(s0, vars, dy, s);
+      integrator.begin(s, h);
+      integrator.advance(s, h);
+      y[side] = reduced_of(s, vars);
+      if (steps) ++*steps;
+    }
+    P.col(j) = (y[0] - y[1]) / (2.0 * kDifferenceStep);
+  }
+  const Spectrum mu = deflated_eigenvalues(P, 0);
+  Spectrum out;
+  for (const auto& m : mu) out.push_back(std::log(m) / h);
+  return out;
+}
+
 // The quantities of this kind's claims, each visited (ratios unfolded).
 void each_own_quantity(const JsonCursor& root, const std::function<void(const JsonCursor&)>& f) {
   if (!root.has("claims") || !root["claims"].has("checks")) return;
   const std::function<void(const JsonCursor&)> visit = [&](const JsonCursor& q) {
     if (q.has("ratio")) visit(q["ratio"].at(0)), visit(q["ratio"].at(1));
-    else if (q.has("critical") || q.has("eigenvalue")) f(q);
+    else if (q.has("critical") || q.has("eigenvalue") || q.has("discrete_eigenvalue")) f(q);
   };
   const JsonCursor checks = root["claims"]["checks"];
   for (std::size_t i = 0; i < checks.size(); ++i) visit(checks.at(i)["quantity"]);
@@ -143,17 +207,26 @@ class LinearStabilityKind : public StudyKind {
   std::string name() const override { return "linear_stability"; }
   std::vector<KindKey> keys() const override {
     return {{"parameter", "\"parameter\" (the grid of a steady-motion family) belongs to linear_stability studies"},
-            {"family", "\"family\" (a system's family of steady motions) belongs to linear_stability studies"}};
+            {"family", "\"family\" (a system's family of steady motions) belongs to linear_stability studies"},
+            {"discrete", "\"discrete\" (the eigenvalues of discrete step maps about a steady motion) belongs to "
+                         "linear_stability studies"}};
   }
   bool default_observers() const override { return false; }
+  bool ladder() const override { return true; }  // the discrete step maps' "h" (no per-integrator h)
   std::vector<std::string> figure_types() const override { return {"eigenvalues"}; }
-  std::vector<std::string> claim_quantities() const override { return {"critical", "eigenvalue"}; }
+  std::vector<std::string> claim_quantities() const override {
+    return {"critical", "eigenvalue", "discrete_eigenvalue", "fitted_order"};
+  }
 
   Study parse(const JsonCursor& root, Study s) const override {
-    for (const char* k : {"initial", "integrators", "observers", "T", "h", "record_every", "impact_map", "record_format"})
+    for (const char* k : {"initial", "observers", "T", "h", "record_every", "impact_map", "record_format"})
       if (root.has(k))
-        root[k].fail(std::string("a linear_stability study runs no integrator: its states are the system's steady motions, "
-                                 "and \"") + k + "\" has no use here");
+        root[k].fail(std::string("a linear_stability study starts from the system's steady motions and records no "
+                                 "trajectory: \"") + k + "\" has no use here");
+    if (root.has("integrators") != root.has("discrete"))
+      (root.has("integrators") ? root["integrators"] : root["discrete"])
+          .fail("a linear_stability study runs integrators only for their discrete step maps: \"integrators\" and "
+                "\"discrete\": {\"at\": value, \"h\": [step sizes]} go together");
     for (const StudyKind* other : study_kinds())
       if (other != this)
         for (const auto& key : other->keys())
@@ -161,11 +234,30 @@ class LinearStabilityKind : public StudyKind {
     s.system = parse_plugin(root["system"], {});
     if (root.has("family")) (void)safe_name(root["family"], "family name");
     const Grid grid = parse_grid(root["parameter"]);
+    if (root.has("discrete")) {
+      const JsonCursor dsc = root["discrete"];
+      dsc.allow_keys({"at", "h"});
+      (void)dsc["at"].number();
+      s.h = dsc["h"].numbers();
+      if (s.h.size() < 2) dsc["h"].fail("the discrete step maps need a ladder of at least two step sizes (an order is fitted)");
+      for (std::size_t i = 0; i < s.h.size(); ++i)
+        if (!(s.h[i] > 0.0)) dsc["h"].at(i).fail("a step size is positive");
+      parse_integrators(root["integrators"], s, *this);
+    }
     if (root.has("check_derivatives")) s.check_derivatives = root["check_derivatives"].boolean();
     parse_plugin_paths(root, s);
-    s.figures = parse_figures(root, figure_types(), {});
-    s.claims = parse_claims(root, *this, {});
+    s.figures = parse_figures(root, figure_types(), labels_of(s.integrators));
+    s.claims = parse_claims(root, *this, labels_of(s.integrators));
     each_own_quantity(root, [&](const JsonCursor& q) {
+      if (q.has("discrete_eigenvalue")) {
+        const auto labels = labels_of(s.integrators);
+        if (std::find(labels.begin(), labels.end(), q["label"].string()) == labels.end())
+          q["label"].fail("no integrator has this label (labels: " + joined(labels) + ")");
+        const double h = q["h"].number();
+        if (std::none_of(s.h.begin(), s.h.end(), [&](double x) { return same_value(x, h); }))
+          q["h"].fail("not a step size of \"discrete\"/\"h\": " + json(s.h).dump());
+        return;
+      }
       if (!q.has("eigenvalue")) return;
       const double at = q["at"].number();
       if (std::none_of(grid.values.begin(), grid.values.end(), [&](double x) { return same_value(x, at); }))
@@ -186,6 +278,14 @@ class LinearStabilityKind : public StudyKind {
       if (q.has("field")) check_one_of(q["field"], kCriticalFields, "not a field of a critical value; use one of: ");
       return;
     }
+    if (which == "discrete_eigenvalue") {
+      q.allow_keys({"discrete_eigenvalue", "label", "h", "branch"});
+      check_one_of(q["discrete_eigenvalue"], kDiscreteParts, "not a part of a discrete eigenvalue; use one of: ");
+      (void)q["label"].string();
+      (void)q["h"].number();
+      if (q["branch"].integer() < 0) q["branch"].fail("a branch number is >= 0");
+      return;
+    }
     q.allow_keys({"eigenvalue", "at", "branch", "nearest"});
     check_one_of(q["eigenvalue"], kParts, "not a part of an eigenvalue; use one of: ");
     (void)q["at"].number();
@@ -197,7 +297,7 @@ class LinearStabilityKind : public StudyKind {
 
   Workload workload(const Study& s) const override {
     Workload w;
-    w.tasks = static_cast<double>(grid_of(s).values.size());  // one linearisation per value
+    w.tasks = static_cast<double>(grid_of(s).values.size() + s.integrators.size() * s.h.size());  // a linearisation per value
     w.rows = w.tasks;
     w.bytes = 8.0 * 4.0 * w.rows;
     return w;
@@ -249,8 +349,48 @@ class LinearStabilityKind : public StudyKind {
            {"check_derivatives", st.check_derivatives},
            {"figures", st.figures},
            {"plugin_paths", st.plugin_paths}};
+    if (!st.integrators.empty()) {
+      // The discrete step maps: each integrator bound to the system (a refusal names its JSON path),
+      // one task per integrator and step size.
+      json integrators = json::array();
+      for (std::size_t i = 0; i < st.integrators.size(); ++i) {
+        const PluginUse& u = st.integrators[i];
+        json ij = plan_bound_plugin(plan, PluginKind::Integrator, u);
+        const Traits traits = located(u.where, [&] { return assemble_integrator(reg, u, *plan.system)->traits(); });
+        plan.traits.push_back(traits);
+        ij = {{"label", u.label}, {"plugin", u.plugin}, {"params", ij["params"]},
+              {"traits", {{"order", traits.order}, {"symmetric", traits.symmetric}, {"explicit", traits.explicit_method},
+                          {"preserves", traits.preserves}}}};
+        if (!u.display.empty()) ij["display"] = u.display;
+        integrators.push_back(ij);
+        for (double h : st.h) plan.tasks.push_back({i, u.label, h, 2 * dimension, ""});
+      }
+      run["integrators"] = integrators;
+      run["discrete"] = {{"at", discrete_at(st)}, {"h", st.h}};
+      run["order_tolerance"] = st.order_tolerance;
+      run["plateau"] = kDiscretePlateau;
+    }
     if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];
     return plan;
+  }
+
+  // A task: one integrator's step map at one h, differentiated about the steady motion at "at".
+  void run_task(const RunUnit& unit, const Task& task, const fs::path&, TaskOutcome& out,
+                std::atomic<long>* steps) const override {
+    const Study& st = unit.study;
+    Assembly a(*unit.plan.registry, st, st.integrators[task.integrator], {false, false});
+    const auto& lin = dynamic_cast<const Linearizable&>(a.system());
+    const SteadyMotionFamily family = lin.steady_family();
+    State s0;
+    lin.steady_state(discrete_at(st), s0);
+    Linearisation L;
+    lin.linearise(s0, family.variables, L);
+    const Spectrum ev = discrete_spectrum(lin, a.integrator(), s0, family.variables, L.state.rows(), task.h, steps);
+    for (std::size_t k = 0; k < ev.size(); ++k) {
+      out.summary.emplace_back("re_" + std::to_string(k), ev[k].real());
+      out.summary.emplace_back("im_" + std::to_string(k), ev[k].imag());
+    }
+    out.final = s0;
   }
 
   // The sweep, the branches, the critical values and the files: computed here, on the rank that
@@ -326,12 +466,81 @@ class LinearStabilityKind : public StudyKind {
                                        {"critical", crit},
                                        {"stable_ranges", stable},
                                        {"at_listed_values", table}};
+    if (!st.integrators.empty()) discrete(rd, spectrum, branches, d - branches.count());
+  }
+
+  // The discrete step maps' eigenvalues matched to the continuous ones at "at" (the structural
+  // zeros included as exact zeros), their errors, the fitted orders (manifest "convergence", as a
+  // convergence study writes it: the order audit and "fitted_order" claims read it).
+  static void discrete(Reduction& rd, const SpectrumAt& spectrum, const EigenvalueBranches& branches, int zeros) {
+    const Study& st = rd.unit.study;
+    const double at = discrete_at(st);
+    // The continuous spectrum at "at", in branch order: the grid's branches interpolated and matched.
+    Spectrum continuous = spectrum(at);
+    {
+      std::size_t i = 0;
+      while (i + 2 < branches.grid.size() && branches.grid[i + 1] < at) ++i;
+      const double a = branches.grid[i], b = branches.grid[i + 1];
+      Spectrum predicted(branches.at[i].size());
+      for (std::size_t k = 0; k < predicted.size(); ++k)
+        predicted[k] = branches.at[i][k] + (at - a) / (b - a) * (branches.at[i + 1][k] - branches.at[i][k]);
+      const std::vector<int> perm = match_branches(predicted, continuous);
+      Spectrum ordered(perm.size());
+      for (std::size_t k = 0; k < perm.size(); ++k) ordered[k] = continuous[static_cast<std::size_t>(perm[k])];
+      continuous = ordered;
+    }
+    for (int z = 0; z < zeros; ++z) continuous.emplace_back(0.0, 0.0);
+    CsvWriter csv(rd.dir / "discrete_eigenvalues.csv", kDiscreteColumns);
+    json conv = json::array();
+    for (std::size_t i = 0; i < st.integrators.size(); ++i) {
+      std::vector<double> hs, errs;
+      json rows = json::array();
+      for (std::size_t k = 0; k < rd.unit.listed; ++k) {
+        const Task& t = rd.unit.tasks[k];
+        if (t.integrator != i) continue;
+        Spectrum discrete_ev;
+        for (std::size_t j = 0; j + 1 < rd.results[k].summary.size(); j += 2)
+          discrete_ev.emplace_back(rd.results[k].summary[j].second, rd.results[k].summary[j + 1].second);
+        const std::vector<int> perm = match_branches(continuous, discrete_ev);
+        double worst = 0.0;
+        for (std::size_t b = 0; b < continuous.size(); ++b) {
+          const std::complex<double> z = discrete_ev[static_cast<std::size_t>(perm[b])];
+          const double e = std::abs(z - continuous[b]);
+          if (static_cast<int>(b) < branches.count()) worst = std::max(worst, e);
+          csv.row({st.integrators[i].label}, {t.h, double(b), z.real(), z.imag(), e});
+        }
+        hs.push_back(t.h);
+        errs.push_back(worst);
+        rows.push_back({{"h", t.h}, {"eigenvalue_error", worst}});
+      }
+      const OrderFit fit = fit_order(hs, errs, kDiscretePlateau);
+      const int declared = rd.unit.plan.traits[i].order;
+      const bool round_off = fit.points_used < 2 && *std::max_element(errs.begin(), errs.end()) <= 100.0 * kDiscretePlateau;
+      const bool ok = round_off || (std::isfinite(fit.order) && std::abs(fit.order - declared) <= st.order_tolerance);
+      conv.push_back({{"label", st.integrators[i].label},
+                      {"declared_order", declared},
+                      {"fitted_order", std::isfinite(fit.order) ? json(fit.order) : json(nullptr)},
+                      {"successive_orders", fit.ratios},
+                      {"points_used", fit.points_used},
+                      {"used", fit.used},
+                      {"agrees", ok},
+                      {"status", round_off ? "round-off" : std::isfinite(fit.order) ? "fitted" : "not enough points"},
+                      {"errors", rows}});
+    }
+    csv.close();
+    json cont = json::array();
+    for (const auto& z : continuous) cont.push_back(complex_json(z));
+    rd.manifest["linear_stability"]["discrete"] = {{"at", at}, {"continuous", cont}};
+    rd.manifest["convergence"] = conv;
+    rd.files.push_back({{"path", "discrete_eigenvalues.csv"}, {"kind", "discrete_eigenvalues"}, {"columns", kDiscreteColumns},
+                        {"format", "csv"}});
   }
 
   ClaimValue claim_value(const json& q, const json& m, const fs::path& folder) const override {
     ClaimValue v;
     const json& ls = m.contains("linear_stability") ? m["linear_stability"] : json();
     if (q.contains("critical")) return critical_value(q, ls);
+    if (q.contains("discrete_eigenvalue")) return discrete_value(q, folder);
     const std::string part = q["eigenvalue"];
     const double at = q["at"].get<double>();
     const Table t = table_format_of(folder / "eigenvalues.csv").read(folder / "eigenvalues.csv");
@@ -399,6 +608,23 @@ class LinearStabilityKind : public StudyKind {
     for (const auto& r : report_get(ls, "stable_ranges"))
       out << " [" << number_text(r[0].get<double>(), "%.12g") << ", " << number_text(r[1].get<double>(), "%.12g") << "]";
     out << "\n\n";
+    const json& conv = report_get(m, "convergence");
+    if (conv.is_array() && !conv.empty()) {
+      out << "### Discrete step maps at " << report_cell(report_get(fam, "parameter")) << " = "
+          << report_cell(report_get(report_get(ls, "discrete"), "at"))
+          << "\n\nThe eigenvalues μ of each integrator's one-step map about the steady motion (central differences in the "
+             "reduced variables) as log(μ)/h, against the continuous ones: the largest error over the branches that are "
+             "not structural zeros, and its order in h.\n\n";
+      report_table_head(out, {"integrator", "h: error", "fitted order", "declared order", "agrees"});
+      for (const auto& c : conv) {
+        std::string errs;
+        for (const auto& r : report_get(c, "errors"))
+          errs += (errs.empty() ? "" : "; ") + report_cell(report_get(r, "h")) + ": " + report_cell(report_get(r, "eigenvalue_error"));
+        report_table_row(out, {report_cell(report_get(c, "label")), errs, report_cell(report_get(c, "fitted_order")),
+                               report_cell(report_get(c, "declared_order")), report_get(c, "agrees") == true ? "yes" : "**no**"});
+      }
+      out << "\n";
+    }
     const json& table = report_get(ls, "at_listed_values");
     if (!table.is_array() || table.empty()) return;
     out << "### Eigenvalues at the listed values\n\n";
@@ -431,6 +657,29 @@ class LinearStabilityKind : public StudyKind {
   }
 
  private:
+  static ClaimValue discrete_value(const json& q, const fs::path& folder) {
+    ClaimValue v;
+    const std::string part = q["discrete_eigenvalue"], label = q["label"];
+    const double h = q["h"].get<double>(), branch = q["branch"].get<double>();
+    v.what = part + " of the discrete eigenvalue of branch " + q["branch"].dump() + " of " + label + " at h = " + num(h);
+    const Table t = table_format_of(folder / "discrete_eigenvalues.csv").read(folder / "discrete_eigenvalues.csv");
+    const auto col = [&](const std::string& n) -> const std::vector<double>& {
+      for (std::size_t i = 0; i < t.names.size(); ++i)
+        if (t.names[i] == n) return t.columns[i];
+      throw Error("discrete_eigenvalues.csv has no column " + n);
+    };
+    const auto &hs = col("h"), &br = col("branch"), &re = col("real"), &im = col("imag"), &err = col("error");
+    for (std::size_t i = 0; i < hs.size(); ++i)
+      if (i < t.labels.size() && t.labels[i] == label && same_value(hs[i], h) && br[i] == branch) {
+        const std::complex<double> z(re[i], im[i]);
+        v.x = part == "real" ? z.real() : part == "imag" ? z.imag() : part == "abs" ? std::abs(z)
+              : part == "abs_imag" ? std::abs(z.imag()) : err[i];
+        return v;
+      }
+    v.why = "discrete_eigenvalues.csv has no row of " + label + " at this h and branch";
+    return v;
+  }
+
   static ClaimValue critical_value(const json& q, const json& ls) {
     ClaimValue v;
     const std::string type = q["critical"], field = q.value("field", "value");
