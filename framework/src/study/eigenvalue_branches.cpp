@@ -20,8 +20,13 @@ Spectrum sorted(Spectrum s) {
   return s;
 }
 
+void check_finite(const Mat& J) {
+  if (!J.allFinite()) throw Error("linear_stability: the linearisation has entries that are not finite");
+}
+
 Spectrum eigenvalues_of(const Mat& J) {
   if (J.rows() == 0) return {};
+  check_finite(J);
   const Eigen::EigenSolver<Mat> solver(J, false);
   if (solver.info() != Eigen::Success) throw Error("linear_stability: the eigenvalue solver did not converge");
   const auto& ev = solver.eigenvalues();
@@ -85,9 +90,10 @@ std::vector<Event> events_between(const Snapshot& a, const Snapshot& b, double n
     if (std::find(changed.begin(), changed.end(), static_cast<int>(k)) != changed.end()) continue;
     const int sa = sign_of(a.s[k].real(), band_a), sb = sign_of(b.s[k].real(), band_b);
     if (sa * sb >= 0) continue;
+    // A complex pair: once, by its member of positive imaginary part at a (both members have the
+    // same real part, so it does not matter if they swap by b).
     if (a.s[k].imag() == 0.0) out.push_back({"real_crossing", {static_cast<int>(k)}});
-    else if (a.s[k].imag() > 0.0 && b.s[k].imag() > 0.0) out.push_back({"complex_crossing", {static_cast<int>(k)}});
-    else if ((a.s[k].imag() > 0.0) != (b.s[k].imag() > 0.0)) ambiguous = true;  // a pair's members swapped
+    else if (a.s[k].imag() > 0.0) out.push_back({"complex_crossing", {static_cast<int>(k)}});
   }
   return out;
 }
@@ -103,7 +109,9 @@ double event_function(const Event& e, const Spectrum& s) {
 
 class Finder {
  public:
-  Finder(const SpectrumAt& spectrum, double neutral) : spectrum_(spectrum), neutral_(neutral) {}
+  /// `budget`: the spectra it may compute (bisections and root finding) before it gives up.
+  Finder(const SpectrumAt& spectrum, double neutral, long budget)
+      : spectrum_(spectrum), neutral_(neutral), budget_(budget) {}
 
   void analyse(const Snapshot& a, const Snapshot& b, int depth, std::vector<CriticalValue>& out) const {
     bool ambiguous = false;
@@ -114,7 +122,7 @@ class Finder {
         throw Error("linear_stability: the eigenvalue branches between " + number_text(a.v) + " and " + number_text(b.v) +
                     " meet or cross more often than bisection can separate (a multiple eigenvalue over a range?)");
       const double mid = 0.5 * (a.v + b.v);
-      const Snapshot m{mid, matched_at(spectrum_, a, b, mid)};
+      const Snapshot m{mid, at(a, b, mid)};
       analyse(a, m, depth + 1, out);
       analyse(m, b, depth + 1, out);
       return;
@@ -127,7 +135,7 @@ class Finder {
     const auto f = [&](double v) {
       if (v == a.v) return event_function(e, a.s);
       if (v == b.v) return event_function(e, b.s);
-      return event_function(e, matched_at(spectrum_, a, b, v));
+      return event_function(e, at(a, b, v));
     };
     const BracketedRoot root = bracketed_root(f, a.v, b.v);
     CriticalValue c;
@@ -137,27 +145,37 @@ class Finder {
     const double ends = std::max(std::abs(event_function(e, a.s)), std::abs(event_function(e, b.s)));
     c.residual = ends > 0.0 ? std::abs(root.fx) / ends : 0.0;
     c.evaluations = root.evaluations;
-    const Spectrum at = matched_at(spectrum_, a, b, root.x);
-    if (e.type == "collision") {
-      c.branches = e.branches;
-      c.eigenvalue = 0.5 * (at[static_cast<std::size_t>(e.branches[0])] + at[static_cast<std::size_t>(e.branches[1])]);
-    } else {
-      c.branches = e.branches;
-      c.eigenvalue = at[static_cast<std::size_t>(e.branches[0])];
-    }
+    const Spectrum there = at(a, b, root.x);
+    c.branches = e.branches;
+    if (e.type == "collision")
+      c.eigenvalue = 0.5 * (there[static_cast<std::size_t>(e.branches[0])] + there[static_cast<std::size_t>(e.branches[1])]);
+    else
+      c.eigenvalue = there[static_cast<std::size_t>(e.branches[0])];
     c.stable_before = stable_spectrum(a.s, neutral_) ? 1 : 0;
     c.stable_after = stable_spectrum(b.s, neutral_) ? 1 : 0;
     return c;
   }
 
+  // The spectrum at v in branch order, counted against the budget.
+  Spectrum at(const Snapshot& a, const Snapshot& b, double v) const {
+    if (++used_ > budget_)
+      throw Error("linear_stability: locating the critical values took more than " + std::to_string(budget_) +
+                  " linearisations (branches that meet or cross over a whole range?); the last interval was [" +
+                  number_text(a.v) + ", " + number_text(b.v) + "]");
+    return matched_at(spectrum_, a, b, v);
+  }
+
   const SpectrumAt& spectrum_;
   double neutral_;
+  long budget_;
+  mutable long used_ = 0;
 };
 
 }  // namespace
 
 int nullity(const Mat& J, double tol) {
   if (J.size() == 0) return 0;
+  check_finite(J);  // an SVD of NaNs need not end
   const Eigen::JacobiSVD<Mat> svd(J);
   const auto& s = svd.singularValues();
   const double top = s.size() ? s[0] : 0.0;
@@ -171,6 +189,7 @@ Spectrum deflated_eigenvalues(const Mat& J, int k) {
   if (k <= 0) return eigenvalues_of(J);
   const Eigen::Index d = J.rows();
   if (k >= d) return {};
+  check_finite(J);
   const Eigen::JacobiSVD<Mat> svd(J, Eigen::ComputeFullV);
   const Mat Q2 = svd.matrixV().leftCols(d - k);  // orthogonal to the k right singular vectors of the smallest σ
   return eigenvalues_of(Q2.transpose() * J * Q2);
@@ -242,7 +261,7 @@ bool stable_spectrum(const Spectrum& s, double neutral) {
 
 std::vector<CriticalValue> critical_values(const EigenvalueBranches& br, const SpectrumAt& spectrum) {
   std::vector<CriticalValue> out;
-  const Finder finder(spectrum, 1e-9);
+  const Finder finder(spectrum, 1e-9, 10000 + 10 * static_cast<long>(br.grid.size()));
   for (std::size_t i = 0; i + 1 < br.grid.size(); ++i)
     finder.analyse({br.grid[i], br.at[i]}, {br.grid[i + 1], br.at[i + 1]}, 0, out);
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.value < b.value; });

@@ -24,7 +24,8 @@
 //                     the eigenvalues themselves have a square-root branch point.
 // At a point of the bracket the spectrum is matched to the branches' linear interpolation between
 // the bracket's ends (the Hungarian algorithm on |λ_pred − λ|), so f follows the same branch.
-// An interval that holds more than one event is bisected until each holds one.
+// An interval that holds more than one event is bisected until each holds one; the search gives up
+// with an error after 10000 + 10 (grid size) linearisations.
 #include <boost/config.hpp>
 #include <complex>
 #include <dalembert/core/state.hpp>

@@ -67,7 +67,9 @@ const std::vector<std::string> kDiscreteParts = {"real", "imag", "abs", "abs_ima
 const std::vector<std::string> kColumns = {"value", "branch", "real", "imag"};
 const std::vector<std::string> kDiscreteColumns = {"label", "h", "branch", "real", "imag", "error"};
 constexpr double kDifferenceStep = 1e-6;  // central differences of a step map: ~1e-10 truncation and round-off
-constexpr double kDiscretePlateau = 1e-8;  // eigenvalue errors below it are the differences' noise (~1e-10 / h)
+// Eigenvalue errors below it are taken for the differences' noise, masked from the order fit (with
+// y* = 0 in the minimal variables, as for the disk and the bicycle, that noise is ~1e-13).
+constexpr double kDiscretePlateau = 1e-11;
 
 std::string num(double x) { return number_text(x, "%.12g"); }
 
@@ -81,14 +83,18 @@ struct Grid {
   std::vector<double> listed, values;
 };
 
-Grid parse_grid(const JsonCursor& p) {
+Grid parse_grid(const JsonCursor& p, const Limits& limits) {
   p.allow_keys({"from", "to", "steps", "values"});
   Grid g;
   g.from = p["from"].number();
   g.to = p["to"].number();
   if (!(g.to > g.from)) p["to"].fail("the parameter range is empty: \"to\" must exceed \"from\" = " + num(g.from));
+  if (!std::isfinite(g.to - g.from)) p["to"].fail("the parameter range is not finite");
   g.steps = p["steps"].integer();
   if (g.steps < 1) p["steps"].fail("the grid needs at least one step");
+  if (static_cast<double>(g.steps) > limits.tasks)
+    p["steps"].fail("a linearisation per value: " + std::to_string(g.steps + 1) + " exceed the limit of " + num(limits.tasks) +
+                    " tasks; set \"limits\": {\"tasks\": " + std::to_string(g.steps + 1) + "} in the study if you mean it");
   if (p.has("values")) g.listed = p["values"].numbers();
   for (long k = 0; k <= g.steps; ++k) g.values.push_back(g.from + (g.to - g.from) * static_cast<double>(k) / static_cast<double>(g.steps));
   g.values.back() = g.to;
@@ -98,7 +104,7 @@ Grid parse_grid(const JsonCursor& p) {
   return g;
 }
 
-Grid grid_of(const Study& st) { return parse_grid(JsonCursor(st.raw, st.file)["parameter"]); }
+Grid grid_of(const Study& st) { return parse_grid(JsonCursor(st.raw, st.file)["parameter"], st.limits); }
 
 /// The parameter value of the discrete step maps ("discrete": {"at", "h"}); NaN without them.
 double discrete_at(const Study& st) {
@@ -176,7 +182,7 @@ std::string stability_text(int before, int after) {
   return before == 1 ? "stable -> unstable" : "unstable -> stable";
 }
 
-// The linearisation's spectrum at parameter x, its k structural zeros deflated.
+// The family's steady motion at parameter x and its linearisation, errors naming system and value.
 class FamilySpectrum {
  public:
   FamilySpectrum(const System& system, const Linearizable& lin) : system_(system), lin_(lin), family_(lin.steady_family()) {}
@@ -192,6 +198,9 @@ class FamilySpectrum {
       throw Error("system '" + system_.name() + "': linearising family '" + family_.name + "' at " + family_.parameter + " = " +
                   num(x) + ": " + e.what());
     }
+    if (!out.state.allFinite())
+      throw Error("system '" + system_.name() + "': the linearisation of family '" + family_.name + "' at " +
+                  family_.parameter + " = " + num(x) + " has entries that are not finite");
     return out;
   }
   const SteadyMotionFamily& family() const { return family_; }
@@ -233,11 +242,11 @@ class LinearStabilityKind : public StudyKind {
           if (root.has(key.key)) root[key.key].fail(key.elsewhere);
     s.system = parse_plugin(root["system"], {});
     if (root.has("family")) (void)safe_name(root["family"], "family name");
-    const Grid grid = parse_grid(root["parameter"]);
+    const Grid grid = parse_grid(root["parameter"], s.limits);
     if (root.has("discrete")) {
       const JsonCursor dsc = root["discrete"];
       dsc.allow_keys({"at", "h"});
-      (void)dsc["at"].number();
+      if (!std::isfinite(dsc["at"].number())) dsc["at"].fail("a parameter value is finite");
       s.h = dsc["h"].numbers();
       if (s.h.size() < 2) dsc["h"].fail("the discrete step maps need a ladder of at least two step sizes (an order is fitted)");
       for (std::size_t i = 0; i < s.h.size(); ++i)
