@@ -62,6 +62,11 @@ void print_system(const json& d) {
   std::printf("    properties: %s\n", listed(properties).c_str());
   std::printf("    diagnostics: %s\n    exact solution: %s\n", listed(s["diagnostics"]).c_str(),
               s["exact_solution"].get<bool>() ? "yes" : "no");
+  if (s.contains("steady_motions"))
+    std::printf("    steady motions (linear_stability): \"%s\", parameter %s: %s\n",
+                s["steady_motions"]["name"].get<std::string>().c_str(),
+                s["steady_motions"]["parameter"].get<std::string>().c_str(),
+                s["steady_motions"]["description"].get<std::string>().c_str());
 }
 
 // What the plugin declares it needs of a system (PluginDescriptor::needs).

@@ -187,6 +187,25 @@ class Run(RunFolder):
                 return Run(self.folder / c["folder"])
         raise KeyError(f"the sweep has no cell {i}")
 
+    # ---- linear_stability studies ----------------------------------------------------------
+    @property
+    def eigenvalues(self):
+        """The tracked eigenvalues (eigenvalues.csv): value, branch, real, imag — every branch at
+        every value of the parameter grid, the structural zeros as the last branches."""
+        found = self.entries("eigenvalues")
+        return self._table(found[0]) if found else pd.DataFrame()
+
+    @property
+    def critical(self):
+        """One row per critical value (manifest["linear_stability"]["critical"]): type, value,
+        bracket, residual, branches, eigenvalue (re, im), stability, ..."""
+        return pd.DataFrame((self.manifest.get("linear_stability") or {}).get("critical", []))
+
+    @property
+    def stable_ranges(self):
+        """The stable ranges of the parameter, [(lo, hi), ...]."""
+        return [tuple(r) for r in (self.manifest.get("linear_stability") or {}).get("stable_ranges", [])]
+
     # ---- claims ----------------------------------------------------------------------------
     @property
     def claims(self):

@@ -42,6 +42,11 @@ a drawing function here. Figure types:
               fitted over the "fit" smallest h
   snapshots   bodies at chosen "times": circles of "radius" at columns x_<i>, y_<i> of the first
               trajectory file, the outline joining them, and a wall at x = "wall_x" if given
+  eigenvalues linear_stability studies, in the form of Meijaard et al. (2007) Fig. 3: the real parts of
+              the tracked eigenvalues (solid) and their positive imaginary parts (dashed) against the
+              family's parameter (eigenvalues.csv), the stable ranges shaded, each critical value
+              marked by a dotted line and its value; the structural zeros are left out (the legend
+              counts them)
 
 Publication defaults (every type): no offset tick notation (an axis whose data are constant to
 round-off is widened and says so); one colour, line style and marker per integrator, shared by every
@@ -422,6 +427,58 @@ def draw_work_precision(ax, run, fig, methods, warnings):
     ax.set_ylabel(fig.get("ylabel", y))
     ax.grid(True, which="both", alpha=0.3)
     legend(ax, fontsize=7)
+
+
+def draw_eigenvalues(ax, run, fig, methods, warnings):
+    """Meijaard et al. (2007) Fig. 3: Re λ (solid) and Im λ > 0 (dashed) of every tracked branch
+    against the family's parameter; stable ranges shaded, critical values marked."""
+    data = run.columns(run.entry("eigenvalues"))
+    ls = run.manifest.get("linear_stability", {})
+    family = ls.get("family", {})
+    zeros = int(ls.get("structural_zeros", 0))
+    count = int(ls.get("dimension", 0)) - zeros
+    rows = {}
+    for i, b in enumerate(column(data, "branch", "eigenvalues.csv", fig)):
+        rows.setdefault(int(b), []).append(i)
+    shaded = False
+    for lo, hi in ls.get("stable_ranges", []):
+        ax.axvspan(lo, hi, color="#cfe8c8", alpha=0.7, linewidth=0, zorder=0,
+                   label=None if shaded else "stable")
+        shaded = True
+    real_drawn = imag_drawn = False
+    for b in sorted(rows):
+        if b >= count:  # a structural zero
+            continue
+        idx = rows[b]
+        xs = [data["value"][i] for i in idx]
+        re = [data["real"][i] for i in idx]
+        im = [data["imag"][i] if data["imag"][i] > 0 else math.nan for i in idx]
+        ax.plot(xs, re, "-", color="k", linewidth=1.3, zorder=3, label=None if real_drawn else "real part")
+        real_drawn = True
+        if any(not math.isnan(y) for y in im):
+            ax.plot(xs, im, "--", color="0.4", linewidth=1.1, zorder=2, label=None if imag_drawn else "imaginary part")
+            imag_drawn = True
+    ax.axhline(0.0, color="0.5", linewidth=0.6, zorder=1)
+    for c in ls.get("critical", []):
+        ax.axvline(c["value"], color="#1f77b4", linestyle=":", linewidth=0.9, zorder=2)
+        ax.annotate(f"{c['value']:.4g}", (c["value"], 1.0), xycoords=("data", "axes fraction"), rotation=90,
+                    va="top", ha="right", fontsize=7, color="#1f77b4")
+    if zeros:
+        ax.plot([], [], " ", label=f"+ {zeros} structural zero{'s' if zeros > 1 else ''} (not drawn)")
+    if "xlim" in fig:
+        ax.set_xlim(*fig["xlim"])
+    else:
+        ax.set_xlim(min(data["value"]), max(data["value"]))
+    if "ylim" in fig:
+        ax.set_ylim(*fig["ylim"])
+    ax.set_xlabel(fig.get("xlabel", family.get("parameter", "parameter")))
+    ax.set_ylabel(fig.get("ylabel", "eigenvalues λ"))
+    if "title" not in fig and family:
+        ax.set_title(f"{family.get('name', '')}: {family.get('description', '')}", fontsize=9)
+    if fig.get("legend") == "outside":  # right of the axes, hiding nothing
+        legend(ax, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    else:
+        legend(ax, fontsize=7, loc=fig.get("legend", "best"))
 
 
 def step_ticks(ax, hs):
@@ -955,6 +1012,7 @@ FIGURE_TYPES = {
     "timeseries": build_timeseries,
     "path": on_one_axes(draw_path, (6, 6)),
     "convergence": on_one_axes(draw_convergence, (6.5, 5)),
+    "eigenvalues": on_one_axes(draw_eigenvalues, (7, 5)),
     "work_precision": on_one_axes(draw_work_precision, (6.5, 5)),
     "summary": on_one_axes(draw_summary, (6.5, 5)),
     "snapshots": on_one_axes(draw_snapshots, (10, 6)),

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/linearizable.hpp>
 #include <dalembert/study/assembly.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -24,6 +25,30 @@ py::array to_array(const Vec& x) {
   std::copy(x.data(), x.data() + x.size(), a.mutable_data());
   a.attr("setflags")(py::arg("write") = false);
   return a;
+}
+
+// A matrix as a 2-d numpy array (a copy).
+py::array to_matrix(const Mat& m) {
+  py::array_t<double> a({m.rows(), m.cols()});
+  auto w = a.mutable_unchecked<2>();
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) w(i, j) = m(i, j);
+  return a;
+}
+
+// The system's Linearizable model (core/linearizable.hpp), or an Error naming what it lacks.
+const Linearizable& linearizable(const PySystem& s, const char* who) {
+  const auto* lin = dynamic_cast<const Linearizable*>(s.system.get());
+  if (!lin)
+    throw Error(std::string(who) + ": system '" + s.system->name() +
+                "' declares no family of steady motions (model Linearizable)");
+  return *lin;
+}
+
+py::list names_of(const std::vector<int>& idx, const std::vector<std::string>& from) {
+  py::list out;
+  for (int i : idx) out.append(i >= 0 && i < static_cast<int>(from.size()) ? from[static_cast<std::size_t>(i)] : std::to_string(i));
+  return out;
 }
 
 double finite_time(double t, const std::string& who) {
@@ -207,7 +232,56 @@ void register_stepping(py::module_& m) {
             s.system->exact_solution(s0, t, out);
             return out;
           },
-          py::arg("state0"), py::arg("t"));
+          py::arg("state0"), py::arg("t"))
+      .def_property_readonly(
+          "family",
+          [](const PySystem& s) -> py::object {
+            const auto* lin = dynamic_cast<const Linearizable*>(s.system.get());
+            if (!lin) return py::none();
+            const SteadyMotionFamily f = lin->steady_family();
+            py::dict d;
+            d["name"] = f.name;
+            d["parameter"] = f.parameter;
+            d["description"] = f.description;
+            d["minimal"] = names_of(f.variables.minimal, s.layout.q);
+            d["dependent"] = names_of(f.variables.dependent, s.layout.q);
+            d["speeds"] = names_of(f.variables.speeds, s.layout.v);
+            d["held"] = names_of(f.variables.held, s.layout.v);
+            return d;
+          },
+          "The family of steady motions the system declares (linear_stability), or None.")
+      .def(
+          "steady_state",
+          [](const PySystem& s, double value) {
+            const Linearizable& lin = linearizable(s, "System.steady_state");
+            if (!std::isfinite(value))
+              throw InputError("System.steady_state: value", "= " + value_text(value) + ": a parameter value is finite");
+            State st;
+            lin.steady_state(value, st);
+            return st;
+          },
+          py::arg("value"), "The steady motion of the system's family at parameter `value`.")
+      .def(
+          "linearise",
+          [](const PySystem& s, const State& st) {
+            const Linearizable& lin = linearizable(s, "System.linearise");
+            s.check(st, "System.linearise");
+            Linearisation out;
+            lin.linearise(st, lin.steady_family().variables, out);
+            py::dict d;
+            d["state"] = to_matrix(out.state);
+            d["names"] = out.names;
+            d["mass"] = to_matrix(out.mass);
+            d["damping"] = to_matrix(out.damping);
+            d["stiffness"] = to_matrix(out.stiffness);
+            d["held_coupling"] = out.held_coupling;
+            d["steady_residual"] = out.steady_residual;
+            d["holonomic_residual"] = out.holonomic_residual;
+            return d;
+          },
+          py::arg("state"),
+          "The exact linearisation of the reduced dynamics about `state` in the family's variables: "
+          "{'state': the matrix of y' = state y, 'names': y's entries, 'mass', 'damping', 'stiffness', ...}.");
 
   py::class_<PyIntegrator>(m, "Integrator", "An integrator plugin instance bound to a system (dalembert.integrator(name, system, params)).")
       .def(py::init([](const std::string& name, PySystem& system, const py::object& params) {

@@ -197,6 +197,15 @@ def system_cases():
              "p = D.system('pendulum_3d'); p.exact_solution(p.state([1.0, 0, 0, 0], [0.1, 0.2, 0.3]), NAN)"),
         case("System.energy(state made non-finite by a step)",
              "s = st(); i = rk4()\ntry:\n    i.step(s, 1e300)\nexcept D.Error:\n    pass\nsleigh.energy(s)", "any"),
+        # The Linearizable model (linear_stability): a family's steady states and linearisation.
+        *[case(f"System.steady_state({bad})", f"D.system('rolling_disk').steady_state({bad})")
+          for bad in ["NAN", "INF", "-INF", "'x'", "None", "10**400"]],
+        *[case(f"System.linearise({bad})", f"D.system('rolling_disk').linearise({bad})")
+          for bad in ["None", "5", "D.State([0.0], [0.0])", "D.State(np.zeros(5), np.zeros(4))", "raw(D.State)"]],
+        case("System.steady_state(no family)", "sleigh.steady_state(1.0)"),
+        case("System.linearise(no family)", "sleigh.linearise(st())"),
+        case("System.family(no family)", "assert sleigh.family is None", "returns"),
+        case("System.linearise(huge speed)", "d = D.system('rolling_disk'); d.linearise(d.steady_state(1e300))", "any"),
         case("System attribute set", "sleigh.name = 'x'", also=["builtins.AttributeError"]),
         case("System() no args", "D.System()"),
         case("System(name, params, extra)", "D.System('chaplygin_sleigh', None, 1)"),
@@ -379,7 +388,7 @@ def uninitialised_cases():
         "State": ["t", "q", "v", "copy()", "__repr__()", "q = [0.0]", "v = [0.0]", "t = 1.0"],
         "System": ["name", "q_names", "v_names", "diagnostic_names", "has_exact_solution", "state(Q0, V0)",
                    "energy(st())", "constraint_residual(st())", "diagnostics(st())", "project(st())",
-                   "exact_solution(st(), 1.0)"],
+                   "exact_solution(st(), 1.0)", "family", "steady_state(1.0)", "linearise(st())"],
         "Integrator": ["name", "system", "traits", "start(st())", "step(st(), H)", "quantities()"],
     }
     for cls, ms in members.items():

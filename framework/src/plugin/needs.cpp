@@ -6,6 +6,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/core/lie_group_model.hpp>
+#include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <functional>
@@ -33,6 +34,7 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {ExactEventLocator::model_name, is<ExactEventLocator>},
       {AutomaticDerivatives::model_name, is<AutomaticDerivatives>},
       {CompiledSchemes::model_name, is<CompiledSchemes>},
+      {Linearizable::model_name, is<Linearizable>},
       {"ExactSolution", [](const System& s) { return s.has_exact_solution(); }},
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},

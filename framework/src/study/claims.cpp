@@ -107,9 +107,28 @@ std::string kind_offering(const std::string& q) {
 /// The kind of quantity a study of `kind` can claim (its claim_quantities(); "manifest" and
 /// "ratio" in every kind), with its keys checked. What it names — a column, a summary, a step
 /// size, an axis value — is checked once the study is planned (claim_targets.cpp).
-void check_quantity(const JsonCursor& q, const StudyKind& kind, const std::vector<std::string>& labels) {
+// The quantities claims.cpp evaluates itself; any other a kind offers is the kind's own.
+const std::vector<std::string>& builtin_quantities() {
   static const std::vector<std::string> kinds = {"summary", "fitted_order", "error", "column", "ensemble",
                                                  "ensemble_summary", "sweep", "manifest", "ratio"};
+  return kinds;
+}
+
+bool builtin(const std::string& k) {
+  return std::find(builtin_quantities().begin(), builtin_quantities().end(), k) != builtin_quantities().end();
+}
+
+// Every quantity kind: the built-in ones, then those the study kinds add.
+std::vector<std::string> all_quantities() {
+  std::vector<std::string> all = builtin_quantities();
+  for (const StudyKind* k : study_kinds())
+    for (const auto& q : k->claim_quantities())
+      if (std::find(all.begin(), all.end(), q) == all.end()) all.push_back(q);
+  return all;
+}
+
+void check_quantity(const JsonCursor& q, const StudyKind& kind, const std::vector<std::string>& labels) {
+  const std::vector<std::string> kinds = all_quantities();
   const auto offered = kind.claim_quantities();
   std::string which;
   for (const auto& k : kinds)
@@ -120,8 +139,11 @@ void check_quantity(const JsonCursor& q, const StudyKind& kind, const std::vecto
         q[k].fail("a \"" + k + "\" quantity belongs to a " + kind_offering(k) + " study; this one is a " + kind.name() +
                   " study");
     }
-  if (which.empty())
-    q.fail("a quantity needs one of summary, fitted_order, error, column, ensemble, ensemble_summary, sweep, manifest, ratio");
+  if (which.empty()) q.fail("a quantity needs one of " + joined(kinds));
+  if (!builtin(which)) {
+    kind.check_claim_quantity(q, which);
+    return;
+  }
   if (which == "ratio") {
     const JsonCursor r = q["ratio"];
     if (r.size() != 2) r.fail("a ratio is [numerator, denominator]");
@@ -199,20 +221,24 @@ std::string some_of(const std::vector<std::string>& names) {
   return joined(std::vector<std::string>(names.begin(), names.begin() + 10)) + ", ... (" + std::to_string(names.size()) + " in all)";
 }
 
-/// A claim's quantity evaluated on a finished run: its value, what it is and, when it has no value
-/// (NaN), why not.
-struct Value {
-  double x = kNaN;
-  std::string what, why;
-};
+using Value = ClaimValue;  // study/claims.hpp
 
 class Evaluator {
  public:
-  Evaluator(const json& manifest, fs::path folder) : m_(manifest), folder_(std::move(folder)) {}
+  Evaluator(const json& manifest, fs::path folder) : m_(manifest), folder_(std::move(folder)) {
+    if (manifest.contains("study") && manifest["study"].contains("kind") && manifest["study"]["kind"].is_string())
+      kind_ = find_study_kind(manifest["study"]["kind"].get<std::string>());
+  }
 
   Value value(const json& q) {
     Value v;
     if (q.contains("ratio")) return ratio(q);
+    for (const auto& [key, x] : q.items())
+      if (!builtin(key) && own_quantity(key)) {
+        v = kind_->claim_value(q, m_, folder_);
+        if (std::isnan(v.x) && v.why.empty()) v.why = v.what + " is NaN";
+        return v;
+      }
     if (q.contains("manifest")) v.x = manifest_number(q["manifest"].get<std::string>(), v);
     else if (q.contains("fitted_order")) v.x = fitted_order(q["fitted_order"].get<std::string>(), v);
     else if (q.contains("summary")) v.x = task_summary(q, v);
@@ -418,8 +444,16 @@ class Evaluator {
     return it->second;
   }
 
+  // A quantity the run's kind evaluates itself.
+  bool own_quantity(const std::string& key) const {
+    if (!kind_) return false;
+    const auto offered = kind_->claim_quantities();
+    return std::find(offered.begin(), offered.end(), key) != offered.end();
+  }
+
   const json& m_;
   fs::path folder_;
+  const StudyKind* kind_ = nullptr;
   std::map<std::string, ClaimTable> tables_;
 };
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/describe.hpp>
 #include <dalembert/plugin/needs.hpp>
@@ -72,6 +73,10 @@ void describe_system(const Registry& reg, const PluginDescriptor& d, json& out) 
                      {"capabilities", capabilities_of(*s)},
                      {"diagnostics", diag},
                      {"exact_solution", s->has_exact_solution()}};
+  if (const auto* lin = dynamic_cast<const Linearizable*>(s.get())) {  // linear_stability studies
+    const SteadyMotionFamily f = lin->steady_family();
+    out["instance"]["steady_motions"] = {{"name", f.name}, {"parameter", f.parameter}, {"description", f.description}};
+  }
 }
 
 // What plugin `d` declares it needs with its default parameters, into out["needs"]; when that

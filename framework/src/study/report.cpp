@@ -101,6 +101,7 @@ void setup(std::ostringstream& out, const json& st) {
   if (report_get(st, "record_format").is_string() && st["record_format"] != "csv")  // csv: as before
     out << " into " << table_format(st["record_format"].get<std::string>()).report_name() << " trajectory files";
   out << "\n\n";
+  if (!report_get(st, "integrators").is_array() || st["integrators"].empty()) return;  // a kind that runs none
   report_table_head(out, {"label", "integrator", "order", "parameters"});
   for (const auto& u : report_get(st, "integrators"))
     report_table_row(out, {report_cell(report_get(u, "label")), "`" + report_cell(report_get(u, "plugin")) + "`", order_text(u),

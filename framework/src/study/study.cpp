@@ -173,21 +173,22 @@ Study parse_study(const nlohmann::json& j, const std::string& file) {
   return kind.parse(root, std::move(s));
 }
 
-void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
-  const std::string& file = s.file;
-  refuse_other_kinds_keys(root, kind);
-  s.system = parse_plugin(root["system"], {});
-  if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
+void parse_plugin_paths(const JsonCursor& root, Study& s) {
+  if (!root.has("plugin_paths")) return;
+  const JsonCursor p = root["plugin_paths"];
+  const auto base = std::filesystem::path(s.file).parent_path();
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    std::filesystem::path path = p.at(i).string();
+    const bool relative = path.is_relative();
+    if (relative) path = base / path;  // relative to the study file
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+      p.at(i).fail("no such plugin folder or file" + (relative ? " (looked for " + path.string() + ")" : std::string()));
+    s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
+  }
+}
 
-  const JsonCursor init = root["initial"];
-  init.allow_keys({"t", "q", "v", "project"});
-  s.initial.state.t = init.has("t") ? init["t"].number() : 0.0;
-  s.initial.state.q = parse_vector(init["q"]);
-  s.initial.state.v = parse_vector(init["v"]);
-  s.initial.project = init.has("project") ? init["project"].boolean() : false;
-  s.initial.where = init.where();
-
-  const JsonCursor ints = root["integrators"];
+void parse_integrators(const JsonCursor& ints, Study& s, const StudyKind& kind) {
   if (ints.size() == 0) ints.fail("a study needs at least one integrator");
   for (std::size_t i = 0; i < ints.size(); ++i) {
     const JsonCursor c = ints.at(i);
@@ -204,6 +205,23 @@ void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
       if (other.label == u.label) c.fail("duplicate integrator label \"" + u.label + "\"");
     s.integrators.push_back(u);
   }
+}
+
+void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
+  refuse_other_kinds_keys(root, kind);
+  s.system = parse_plugin(root["system"], {});
+  if (root.has("impact_map")) s.impact_map = parse_plugin(root["impact_map"], {});
+
+  const JsonCursor init = root["initial"];
+  init.allow_keys({"t", "q", "v", "project"});
+  s.initial.state.t = init.has("t") ? init["t"].number() : 0.0;
+  s.initial.state.q = parse_vector(init["q"]);
+  s.initial.state.v = parse_vector(init["v"]);
+  s.initial.project = init.has("project") ? init["project"].boolean() : false;
+  s.initial.where = init.where();
+
+  const JsonCursor ints = root["integrators"];
+  parse_integrators(ints, s, kind);
 
   if (root.has("observers")) {
     const JsonCursor obs = root["observers"];
@@ -248,19 +266,7 @@ void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind) {
   s.record_format = parse_record_format(root, kind);
   kind.parse_keys(root, s);
 
-  if (root.has("plugin_paths")) {
-    const JsonCursor p = root["plugin_paths"];
-    const auto base = std::filesystem::path(file).parent_path();
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      std::filesystem::path path = p.at(i).string();
-      const bool relative = path.is_relative();
-      if (relative) path = base / path;  // relative to the study file
-      std::error_code ec;
-      if (!std::filesystem::exists(path, ec))
-        p.at(i).fail("no such plugin folder or file" + (relative ? " (looked for " + path.string() + ")" : std::string()));
-      s.plugin_paths.push_back(std::filesystem::absolute(path).lexically_normal().string());  // the manifest's record
-    }
-  }
+  parse_plugin_paths(root, s);
   s.figures = parse_figures(root, kind.figure_types(), labels_of(s.integrators));
   kind.check_figures(root, s);
   s.claims = parse_claims(root, kind, labels_of(s.integrators));

@@ -1,6 +1,7 @@
 // The registry of study kinds and what a kind does unless it says otherwise (study/study_kind.hpp).
 #include <cstdio>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/json_input.hpp>
 #include <dalembert/study/study_kind.hpp>
 #include <limits>
 
@@ -49,6 +50,8 @@ void StudyKind::parse_keys(const JsonCursor&, Study&) const {}
 void StudyKind::check_figures(const JsonCursor&, const Study&) const {}
 Workload StudyKind::workload(const Study& s) const { return task_workload(s, 1.0, 1.0, 1.0); }
 
+StudyPlan StudyKind::make_plan(const Study& st) const { return plan_runs(st); }
+
 std::vector<RunUnit> StudyKind::units(const Study& st) const {
   std::vector<RunUnit> units;
   units.push_back(plan_unit(st));
@@ -80,6 +83,14 @@ KindResult StudyKind::reduce_run(const Study&, const std::vector<RunUnit>& units
                                  const std::filesystem::path& staging, bool verbose) const {
   UnitResult r = reduce_unit(units.front(), outcomes, staging, verbose);
   return {std::move(r.manifest), std::move(r.errors)};
+}
+
+void StudyKind::check_claim_quantity(const JsonCursor& q, const std::string& which) const {
+  q[which].fail("a \"" + which + "\" quantity is not one of " + name() + " studies");
+}
+
+ClaimValue StudyKind::claim_value(const json& q, const json&, const std::filesystem::path&) const {
+  return {std::numeric_limits<double>::quiet_NaN(), q.dump(), name() + " studies evaluate no such quantity"};
 }
 
 void StudyKind::reduce(Reduction&) const {}

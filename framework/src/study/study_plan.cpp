@@ -102,6 +102,8 @@ json plan_impact_map(const Study& st, const StudyPlan& plan) {
   return {{"plugin", u.plugin}, {"params", params}};
 }
 
+}  // namespace
+
 // The bind-time derivative check (issue 13): at the initial state only, hand-written derivatives
 // against AD or central differences, M SPD, A of full rank; no RK4 run. The first finding stops
 // the study before anything runs.
@@ -121,6 +123,8 @@ void check_system_derivatives(const Study& st, const System& system, const State
                                         " (run 'dalembert check " + st.system.plugin +
                                         "' for the full report; \"check_derivatives\": false turns this off)");
 }
+
+namespace {
 
 // The summaries each integrator's tasks will report: those a run of no steps from the initial
 // state reports (the study's observers, bound to that integrator: the names do not depend on the
@@ -284,7 +288,9 @@ void probe_study_plugins(const Registry& registry, const std::vector<const Study
   probe_constructions(registry, all);
 }
 
-StudyPlan plan_study(const Study& st) {
+StudyPlan plan_study(const Study& st) { return kind_of(st).make_plan(st); }
+
+StudyPlan plan_runs(const Study& st) {
   const StudyKind& kind = kind_of(st);
   StudyPlan plan;
   plan.registry = study_registry(st);

@@ -8,6 +8,9 @@
 //   rolling (contact material point at rest, v_G = ω × R e₃):  ẋ − R cosφ ψ̇ = 0,  ẏ − R sinφ ψ̇ = 0.
 // M(q) is written out below (README.md derives it); every derivative — ∇V, ∇²V, ∂A/∂q and the
 // Coriolis terms of M(q) — comes from AD. M is singular only at θ = ±π/2 (the disk flat).
+// The model declares its steady upright rolling (steady_family, steady_state), so the framework also
+// linearises it (issue 28, the linear_stability study kind); for that its M and A run on duals over
+// duals, which is why every constant is lifted into the scalar (`S(...)`).
 #include <cmath>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -25,7 +28,7 @@ struct RollingDiskModel {
     using std::cos, std::sin;
     using S = scalar_t<decltype(q)>;
     const S sp = sin(q[2]), cp = cos(q[2]), st = sin(q[3]), ct = cos(q[3]);
-    const S mR = m * R;
+    const S mR = S(m * R);
     const S xphi = mR * cp * st, xth = mR * sp * ct, yphi = mR * sp * st, yth = -mR * cp * ct;
     const S phiphi = (m * R * R + Ia) * st * st + Id * ct * ct, phipsi = Ia * st;
     M.setZero();
@@ -47,7 +50,20 @@ struct RollingDiskModel {
   // A(q) = [[1, 0, 0, 0, −R cosφ], [0, 1, 0, 0, −R sinφ]].
   void constraint_matrix(const auto& q, auto&& A) const {
     using std::cos, std::sin;
-    A << 1.0, 0.0, 0.0, 0.0, -R * cos(q[2]), 0.0, 1.0, 0.0, 0.0, -R * sin(q[2]);
+    using S = scalar_t<decltype(q)>;
+    const S o(0.0), l(1.0);
+    A << l, o, o, o, S(-R * cos(q[2])), o, l, o, o, S(-R * sin(q[2]));
+  }
+  // Upright straight rolling along x with the contact point at speed v (ψ̇ = v/R): the family the
+  // linear_stability study kind linearises about (README.md, "Stability of upright rolling", derives
+  // its eigenvalues). Kept: the tilt θ and the rates of tilt, heading and spin; x, y, φ, ψ are ignorable.
+  SteadyMotionFamily steady_family() const {
+    return {"upright_rolling", "v", "upright straight rolling along x, contact point at speed v",
+            {.minimal = {3}, .dependent = {}, .speeds = {2, 4}, .held = {}}};
+  }
+  void steady_state(double v, auto&& q, auto&& qd) const {
+    q.setZero();
+    qd << v, 0.0, 0.0, 0.0, v / R;
   }
 };
 

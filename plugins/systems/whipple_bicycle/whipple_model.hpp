@@ -41,6 +41,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <dalembert/core/linearizable.hpp>
 #include <dalembert/math/forward_derivatives.hpp>
 
 #include "nested_duals.hpp"
@@ -461,6 +462,24 @@ struct WhippleBicycleModel {
                   "sqrt(w^2 + (r_F - r_R)^2) >= r_R + r_F)");
     // With w > 0 the pitch is fixed near upright: ∂g/∂θ = −w there (pitching turns Q about the rear
     // wheel centre, a horizontal distance w behind it), so Newton's iteration is well posed.
+  }
+
+  // ----- steady motions (the linear_stability study kind, core/linearizable.hpp) -----
+
+  /// Upright straight running at forward speed v (Meijaard et al. 2007, §2): q = 0 (both wheels on
+  /// the ground, θ = 0 exactly), rolling forward, θ̇_R = −v/r_R and θ̇_F = −v/r_F. Linearised in roll
+  /// and steer with the pitch solved from g and the rear wheel's rate held: the speed decouples from
+  /// lean and steer at first order, which the linearisation measures (held_coupling).
+  SteadyMotionFamily steady_family() const {
+    return {"upright", "v", "upright straight running at forward speed v (m/s)",
+            {.minimal = {kRoll, kSteer}, .dependent = {kPitch}, .speeds = {}, .held = {kRearWheel}}};
+  }
+  void steady_state(double v, auto&& q, auto&& qd) const {
+    q.setZero();
+    qd.setZero();
+    qd[kX] = v;
+    qd[kRearWheel] = -v / r_R;
+    qd[kFrontWheel] = -v / r_F;
   }
 
  private:

@@ -3,7 +3,7 @@
 // needs (PluginDescriptor::needs). A capability is
 //   * a model the system derives from, by its name: ConstrainedLagrangian, LieGroupModel,
 //     RigidBodyModel, ConstraintFrame, Guarded, ExactEventLocator, AutomaticDerivatives,
-//     CompiledSchemes;
+//     CompiledSchemes, Linearizable;
 //   * or a property: ExactSolution (System::has_exact_solution()), ConstantMass and Unforced (a
 //     ConstrainedLagrangian with a constant mass matrix; without external force).
 #include <boost/config.hpp>

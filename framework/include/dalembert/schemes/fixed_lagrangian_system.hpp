@@ -8,7 +8,10 @@
 //   * CompiledSchemes: the framework's explicit Runge–Kutta and nonholonomic Newmark templates
 //     compiled here with the model inlined and fixed-size Eigen types, which the rk2/rk4 and
 //     nonholonomic_newmark plugins use instead of their generic path (`compiled: false` turns it off;
-//     offered for a constant mass matrix and no external force).
+//     offered for a constant mass matrix and no external force);
+//   * Linearizable, when the model declares a family of steady motions (steady_family() and
+//     steady_state(); schemes/fixed_linearizable.hpp): the exact linearisation of its reduced
+//     dynamics, which the linear_stability study kind sweeps along the family.
 //
 // The model struct — L = ½vᵀM(q)v − V(q) and A(q), generic in the scalar (math/forward_derivatives.hpp
 // says how: a `-> scalar_t<decltype(q)>` result, unqualified sin/cos after `using std::sin;`):
@@ -37,6 +40,7 @@
 #include <Eigen/Core>
 #include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/schemes/compiled_schemes.hpp>
+#include <dalembert/schemes/fixed_linearizable.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
 #include <dalembert/core/model_access.hpp>
@@ -86,7 +90,10 @@ class CompiledNewmark final : public CompiledStepper {
 };
 
 template <class Model>
-class FixedLagrangianSystem : public LagrangianSystem, public AutomaticDerivatives, public CompiledSchemes {
+class FixedLagrangianSystem : public LagrangianSystem,
+                              public AutomaticDerivatives,
+                              public CompiledSchemes,
+                              public LinearizableBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>> {
   // The rules of core/model_rules.hpp: a model that breaks one gets its message, and a stand-in is
   // compiled in its place so that nothing else is reported.
   static_assert(model_rules::declares_sizes<Model>,

@@ -16,6 +16,8 @@
 //     {"ensemble_summary": NAME, "label": LABEL, "stat": "min"|"max"|"mean"}  over the members
 //     {"sweep": METRIC, "label": LABEL [, "where": {AXIS: VALUE, ...}] [, "stat": S]}  sweep.csv
 //     {"manifest": "/json/pointer"}                              any number of the manifest
+//     a quantity of the study's kind's own (StudyKind::claim_quantities, check_claim_quantity,
+//     claim_value), e.g. {"critical": "collision"} of a linear_stability study
 //     {"ratio": [Q1, Q2]}                                        Q1 / Q2
 //   S (over the rows selected): max, min, max_abs, spread (max − min), mean, initial, final
 //   (default final; a single row needs none)
@@ -25,6 +27,7 @@
 // declared one (the order audit): id "order <label>".
 #include <boost/config.hpp>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -34,6 +37,14 @@ namespace dalembert {
 class JsonCursor;
 struct Study;
 class StudyKind;
+
+/// A claim's quantity evaluated on a finished run: its value, what it is and, when it has no value
+/// (NaN), why not. A study kind that evaluates quantities of its own returns one
+/// (StudyKind::claim_value).
+struct ClaimValue {
+  double x = std::numeric_limits<double>::quiet_NaN();
+  std::string what, why;
+};
 
 struct ClaimCheck {
   std::string id, source, text;

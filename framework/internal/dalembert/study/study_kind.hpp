@@ -75,12 +75,23 @@ class BOOST_SYMBOL_VISIBLE StudyKind {
   /// Checks of its figures beyond the schema, before anything runs (e.g. the columns of
   /// convergence.csv a figure names).
   virtual void check_figures(const JsonCursor& root, const Study& s) const;
-  /// The claim quantities (study/claims.hpp) a study of this kind may name.
+  /// The claim quantities (study/claims.hpp) a study of this kind may name. A name claims.cpp does
+  /// not know is the kind's own: it checks its keys (check_claim_quantity) and evaluates it
+  /// (claim_value).
   virtual std::vector<std::string> claim_quantities() const = 0;
+  /// Checks a quantity `which` of this kind's own before anything runs (its keys and their types;
+  /// the default refuses it).
+  virtual void check_claim_quantity(const JsonCursor& q, const std::string& which) const;
+  /// Evaluates a quantity of this kind's own on the finished run (its manifest and folder).
+  virtual ClaimValue claim_value(const nlohmann::json& q, const nlohmann::json& manifest,
+                                 const std::filesystem::path& folder) const;
   /// Its tasks, steps and output, estimated before anything runs (study/limits.hpp).
   virtual Workload workload(const Study& s) const;
 
   // ----- the plan --------------------------------------------------------------------------------
+  /// The plan of a study of this kind, everything checked before anything runs (plan_study calls
+  /// it): by default plan_runs (study_plan.hpp), the plan of a study that runs integrators.
+  virtual StudyPlan make_plan(const Study& st) const;
   /// The units of its run, each planned (checked) before anything runs: by default the study itself.
   virtual std::vector<RunUnit> units(const Study& st) const;
   /// The tasks the manifest lists (default: each integrator once, at its h).
@@ -157,6 +168,11 @@ BOOST_SYMBOL_VISIBLE std::string parse_record_format(const JsonCursor& root, con
 /// The runs a simulating study describes — system, initial state, integrators, observers, T, h,
 /// recording, plugin paths, figures, claims — checked, then kind.parse_keys and the workload.
 BOOST_SYMBOL_VISIBLE void parse_study_runs(const JsonCursor& root, Study& s, const StudyKind& kind);
+/// The study's "integrators" (at least one): labels (unique), display names, reference flags and, in a
+/// kind without a ladder of step sizes, each one's own "h".
+BOOST_SYMBOL_VISIBLE void parse_integrators(const JsonCursor& ints, Study& s, const StudyKind& kind);
+/// The study's "plugin_paths" (relative to the study file), each checked to exist.
+BOOST_SYMBOL_VISIBLE void parse_plugin_paths(const JsonCursor& root, Study& s);
 /// The common workload: every integrator at each of its step sizes; `members` runs of each task
 /// (an ensemble), `runs` simulations of each (timed repeats), `record_sets` sets of recorded rows
 /// per run (0: one row per task, a table entry).

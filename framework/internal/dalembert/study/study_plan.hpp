@@ -52,8 +52,19 @@ BOOST_SYMBOL_VISIBLE std::unique_ptr<Registry> study_registry(const Study& study
 /// calls it; a sweep first for all its cells at once.
 BOOST_SYMBOL_VISIBLE void probe_study_plugins(const Registry& registry, const std::vector<const Study*>& studies);
 
+/// The derivative check of a Lagrangian system at one state (study/derivative_check.hpp; no RK4 run):
+/// an InputError at the study's system naming the first finding. Every study that binds a system
+/// runs it at its initial state unless "check_derivatives" is false.
+BOOST_SYMBOL_VISIBLE void check_system_derivatives(const Study& study, const System& system, const State& s);
+
 /// Checks `study` and lists its tasks; an InputError naming the file, JSON path and value of the
-/// first problem. Not for sweeps (see plan_sweep, which plans each of its cells).
+/// first problem. Not for sweeps (see plan_sweep, which plans each of its cells). The study's kind
+/// makes the plan (StudyKind::make_plan); the simulating kinds' is plan_runs.
 BOOST_SYMBOL_VISIBLE StudyPlan plan_study(const Study& study);
+/// The plan of a study that runs integrators from an initial state (every shipped kind but
+/// linear_stability): the system bound, the initial state on the constraints, the derivatives
+/// checked, every integrator assembled with the observers, the columns and summaries, the kind's
+/// part (StudyKind::plan), the tasks and the claims' targets.
+BOOST_SYMBOL_VISIBLE StudyPlan plan_runs(const Study& study);
 
 }  // namespace dalembert
