@@ -52,7 +52,11 @@ void print_system(const json& d) {
   const json& s = d["instance"];
   std::printf("  with default parameters:\n    q (%zu): %s\n    v (%zu): %s\n", s["q"].size(), listed(s["q"]).c_str(),
               s["v"].size(), listed(s["v"]).c_str());
-  if (!s["n"].is_null()) std::printf("    n = %d, r = %d\n", s["n"].get<int>(), s["r"].get<int>());
+  if (!s["n"].is_null() && s.value("holonomic", json(0)).get<int>() > 0)
+    std::printf("    n = %d, r = %d (the last %d: dg/dq of holonomic constraints g(q) = 0)\n", s["n"].get<int>(),
+                s["r"].get<int>(), s["holonomic"].get<int>());
+  else if (!s["n"].is_null())
+    std::printf("    n = %d, r = %d\n", s["n"].get<int>(), s["r"].get<int>());
   else std::printf("    n = %zu, r: not stated (no ConstrainedLagrangian model)\n", s["q"].size());
   std::printf("    models: %s\n", listed(s["models"]).c_str());
   std::vector<std::string> properties;  // the capabilities that are not models (plugin/needs.hpp)

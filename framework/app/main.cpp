@@ -300,6 +300,23 @@ State parse_state_option(const std::string& text, const System& system, const st
   if (j.contains("project") && !j["project"].is_boolean())
     throw InputError("command line: --state", "= " + text + ": project must be true or false");
   const bool project = j.contains("project") && j["project"].get<bool>();
+  if (const ConstraintViolation off = constraint_violation(system, s); off.holonomic > 0) {  // g(q) = 0 (issue 28)
+    if (off.ok()) return s;
+    if (!project)
+      throw InputError("command line: --state", "= " + text + ": the state is off the constraints of system '" + name +
+                                                    "': " + off.residuals() + "; give q on g(q) = 0 and v with " +
+                                                    "A(q)v = 0, or add \"project\": true to project it onto them");
+    const State given = s;
+    const bool projected = system.project(s);
+    const ConstraintViolation after = constraint_violation(system, s);
+    if (!projected || !after.ok())
+      throw InputError("command line: --state", "system '" + name + "' could not project the state onto its " +
+                                                    "constraints: " + after.residuals() + " after the projection");
+    std::printf("%s: state projected onto the constraints (|dq| = %s, |dv| = %s; %s before)\n", name.c_str(),
+                number_text((s.q - given.q).lpNorm<Eigen::Infinity>()).c_str(),
+                number_text((s.v - given.v).lpNorm<Eigen::Infinity>()).c_str(), off.residuals().c_str());
+    return s;
+  }
   const double residual = system.constraint_residual(s), tol = constraint_tolerance(s);
   if (residual <= tol) return s;
   if (!project)

@@ -2,10 +2,22 @@
 #include <algorithm>
 #include <cmath>
 #include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/integrator.hpp>
+#include <string>
 
 namespace dalembert {
 
 LagrangianSystem::~LagrangianSystem() = default;
+
+void check_treats(const System& system, std::string_view who, Treats treats) {
+  const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&system);
+  if (!model || model->holonomic_count() == 0 || treats == Treats::HolonomicConstraints) return;
+  throw Error("'" + std::string(who) + "' does not treat the " + std::to_string(model->holonomic_count()) +
+              " holonomic constraint(s) g(q) = 0 of system '" + system.name() +
+              "' (it was written for A(q)v = 0 only); an integrator that treats them declares \"treats "
+              "HolonomicConstraints\" in its needs (`dalembert describe INTEGRATOR` prints them)");
+}
 
 // The fallbacks for a system that gives M(q) without its derivatives: fourth-order central
 // differences in q_j (step 1e-3 max(1,|q_j|)). Per-thread buffers: no allocation after the first call.
@@ -100,10 +112,65 @@ double LagrangianSystem::constraint_residual(const State& s) const {
   return Av.lpNorm<Eigen::Infinity>();
 }
 
+void ConstrainedLagrangian::holonomic_jacobian(ConstVecRef q, MatRef J) const {
+  const int k = holonomic_count();
+  if (k == 0) return;
+  thread_local Mat C;
+  C.resize(num_constraints(), dof());
+  constraint_matrix(q, C);
+  J = C.bottomRows(k);
+}
+
+double ConstrainedLagrangian::holonomic_residual(ConstVecRef q) const {
+  const int k = holonomic_count();
+  if (k == 0) return 0.0;
+  thread_local Vec g;
+  g.resize(k);
+  holonomic(q, g);
+  return g.lpNorm<Eigen::Infinity>();
+}
+
+// Newton on g(q) = 0 with the minimum-norm correction in the metric of M(q) (the kinetic energy):
+// δq = −M⁻¹Jᵀ(JM⁻¹Jᵀ)⁻¹g. Quadratic near a regular point of g; it stops when ‖g‖∞ ≤
+// relative·(1 + ‖q‖∞), or when a step no longer reduces ‖g‖ (round-off), or after 50 steps.
+bool ConstrainedLagrangian::project_configuration(VecRef q, double relative) const {
+  const int n = dof(), k = holonomic_count();
+  if (k == 0) return true;
+  Vec g(k);
+  Mat M(n, n), J(k, n);
+  holonomic(q, g);
+  double norm = g.lpNorm<Eigen::Infinity>();
+  auto tolerance = [&] { return relative * (1.0 + q.lpNorm<Eigen::Infinity>()); };
+  for (int it = 0; it < 50 && std::isfinite(norm); ++it) {
+    const double tol = tolerance();
+    if (norm <= tol) return true;
+    mass(q, M);
+    holonomic_jacobian(q, J);
+    const Eigen::LLT<Mat> llt(M);
+    if (llt.info() != Eigen::Success) return false;
+    const Mat B = llt.solve(J.transpose());  // M⁻¹Jᵀ
+    const Eigen::LDLT<Mat> S(J * B);
+    if (S.info() != Eigen::Success) return false;
+    const Vec dq = B * S.solve(g);
+    const Vec q0 = q;
+    q -= dq;
+    holonomic(q, g);
+    const double next = g.lpNorm<Eigen::Infinity>();
+    if (!(next < norm) && next > tol) {  // no progress: round-off, or no solution nearby
+      if (!(next <= norm)) q = q0;
+      return false;
+    }
+    norm = next;
+  }
+  return norm <= tolerance();
+}
+
 bool LagrangianSystem::project(State& s) const {
-  // v ← v − M⁻¹Aᵀ C⁻¹ A v, the M-orthogonal projection onto D_q (spec 000 §2.0, P(q)).
+  // q onto g(q) = 0 (issue 28), then v ← v − M⁻¹Aᵀ C⁻¹ A v, the M-orthogonal projection onto D_q
+  // (spec 000 §2.0, P(q)), with C = [A; ∂g/∂q].
   const int n = dof(), r = num_constraints();
-  if (r == 0) return true;
+  const bool configuration = holonomic_count() == 0 || project_configuration(s.q);  // to holonomic_tolerance
+  if (r == 0) return configuration;
   Mat M(n, n), A(r, n);
   mass(s.q, M);
   constraint_matrix(s.q, A);
@@ -111,7 +178,7 @@ bool LagrangianSystem::project(State& s) const {
   const Mat B = llt.solve(A.transpose());
   const Mat C = A * B;
   s.v -= B * C.llt().solve(A * s.v);
-  return true;
+  return configuration;
 }
 
 }  // namespace dalembert

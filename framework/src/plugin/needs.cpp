@@ -9,6 +9,7 @@
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert/plugin/needs.hpp>
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -38,11 +39,22 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {"ExactSolution", [](const System& s) { return s.has_exact_solution(); }},
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},
+      {"HolonomicConstraints", [](const System& s) { return lagrangian(s) && lagrangian(s)->holonomic_count() > 0; }},
   };
   return all;
 }
 
+const std::string kTreats = "treats ";
+
 bool has(const System& s, const std::string& capability) {
+  if (capability.rfind(kTreats, 0) == 0) {  // a declaration: met by every system, but the name must be known
+    const std::string treated = capability.substr(kTreats.size());
+    const auto& all = treated_capabilities();
+    if (std::find(all.begin(), all.end(), treated) == all.end())
+      throw Error("unknown capability '" + treated + "' in a plugin's declared needs '" + capability +
+                  "' (an integrator may declare it treats: " + joined(all) + ")");
+    return true;
+  }
   for (const auto& [name, test] : capabilities())
     if (name == capability) return test(s);
   std::vector<std::string> known;
@@ -72,6 +84,20 @@ bool meets(const System& system, const std::string& need) {
 std::string unmet_need(const System& system, const Needs& needs) {
   for (const auto& n : needs)
     if (!meets(system, n)) return n;
+  return {};
+}
+
+std::string treats(const std::string& capability) { return kTreats + capability; }
+
+const std::vector<std::string>& treated_capabilities() {
+  static const std::vector<std::string> all = {"HolonomicConstraints"};
+  return all;
+}
+
+std::string unmet_integrator_need(const System& system, const Needs& needs) {
+  if (std::string unmet = unmet_need(system, needs); !unmet.empty()) return unmet;
+  for (const auto& c : treated_capabilities())
+    if (has(system, c) && std::find(needs.begin(), needs.end(), treats(c)) == needs.end()) return treats(c);
   return {};
 }
 

@@ -1,6 +1,8 @@
 // The one place a study's plugin uses become bound instances (study/assembly.hpp).
 #include <dalembert/study/assembly.hpp>
 #include <dalembert/study/column_names.hpp>
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/plugin/needs.hpp>
 
 namespace dalembert {
 
@@ -16,8 +18,34 @@ std::unique_ptr<System> assemble_system(const Registry& reg, const PluginUse& u)
   return reg.make_system(u.plugin, u.params, u.where);
 }
 
+namespace {
+
+// A system with holonomic constraints binds only to an integrator that declares it treats them
+// (plugin/needs.hpp), whatever its bind() does (an integrator written before issue 28 knows nothing
+// of g and would integrate its velocity form only): refused here, naming those that do.
+void check_treated(const Registry& reg, const PluginUse& u, const System& system) {
+  const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&system);
+  if (!model || model->holonomic_count() == 0) return;
+  const Needs needs = reg.needs(PluginKind::Integrator, u.plugin, u.params, u.where);
+  const std::string unmet = unmet_integrator_need(system, needs);
+  if (unmet.rfind("treats ", 0) != 0) return;  // met, or another need: bind() says which
+  std::vector<std::string> can;
+  for (const auto* d : reg.list(PluginKind::Integrator)) try {
+      if (unmet_integrator_need(system, reg.needs(PluginKind::Integrator, d->name, nullptr, u.where)).empty())
+        can.push_back(d->name);
+    } catch (const std::exception&) {  // e.g. a composition without stages: not a candidate by itself
+    }
+  throw InputError(u.where, "integrator '" + u.plugin + "' does not treat the " + std::to_string(model->holonomic_count()) +
+                                " holonomic constraint(s) g(q) = 0 of system '" + system.name() +
+                                "' (its declared needs lack \"" + unmet + "\"); integrators that do: " +
+                                (can.empty() ? std::string("none installed") : joined(can)));
+}
+
+}  // namespace
+
 std::unique_ptr<Integrator> assemble_integrator(const Registry& reg, const PluginUse& u, const System& system) {
   auto integrator = reg.make_integrator(u.plugin, u.params, u.where);
+  check_treated(reg, u, system);
   located(u.where, [&] { integrator->bind(system); });
   return integrator;
 }

@@ -45,7 +45,7 @@ std::vector<std::pair<std::string, nlohmann::json>> integrators_for(const Regist
   std::vector<std::pair<std::string, nlohmann::json>> out;
   for (const auto* d : registry.list(PluginKind::Integrator)) try {
       const nlohmann::json params = d->examples.empty() ? nlohmann::json::object() : d->examples.front().params;
-      if (unmet_need(system, registry.needs(PluginKind::Integrator, d->name, params, "conformance")).empty())
+      if (unmet_integrator_need(system, registry.needs(PluginKind::Integrator, d->name, params, "conformance")).empty())
         out.emplace_back(d->name, params);
     } catch (const std::exception&) {  // reported by the integrator's own check
     }

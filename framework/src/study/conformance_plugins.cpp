@@ -31,6 +31,8 @@ void check_state(const System& sys, const PluginExample& e, Rows& rows) {
   if (!s.q.allFinite() || !s.v.allFinite() || !std::isfinite(s.t)) return rows.finding("state", "the example state is not finite");
   if (!(e.h > 0.0) || !std::isfinite(e.h)) return rows.finding("state", "the example's step size h = " + short_number(e.h) + " is not positive");
   const double residual = sys.constraint_residual(s), tol = constraint_tolerance(s);
+  if (const ConstraintViolation off = constraint_violation(sys, s); off.holonomic > 0 && !off.ok())
+    return rows.finding("state", "the example state is off the constraints: " + off.residuals());
   if (!(residual <= tol))
     return rows.finding("state", "the example state is off the constraints: |A(q)v| = " + short_number(residual) +
                                      " > " + short_number(tol));
@@ -41,7 +43,9 @@ void check_state(const System& sys, const PluginExample& e, Rows& rows) {
     if (!(d <= 1e-12 * state_scale(s)))
       return rows.finding("state", "the exact solution at t0 is " + short_number(d) + " away from the example state");
   }
-  rows.pass("state", "on the constraints (|A(q)v| = " + short_number(residual) + "), h = " + short_number(e.h));
+  const ConstraintViolation on = constraint_violation(sys, s);
+  rows.pass("state", "on the constraints (" + (on.holonomic > 0 ? "|g(q)| = " + short_number(on.position) + ", " : std::string()) +
+                         "|A(q)v| = " + short_number(residual) + "), h = " + short_number(e.h));
 }
 
 void check_derivatives_at(const System& sys, const PluginExample& e, Rows& rows) {

@@ -23,7 +23,8 @@ constexpr PluginKind kKinds[] = {PluginKind::System, PluginKind::Integrator, Plu
 
 // The models a system provides, by their interface names (its capabilities that are models).
 std::vector<std::string> models_of(const System& s) {
-  static const std::vector<std::string> properties = {"ExactSolution", "ConstantMass", "Unforced"};
+  static const std::vector<std::string> properties = {"ExactSolution", "ConstantMass", "Unforced",
+                                                       "HolonomicConstraints"};
   std::vector<std::string> m;
   for (auto& c : capabilities_of(s))
     if (std::find(properties.begin(), properties.end(), c) == properties.end()) m.push_back(c);
@@ -69,6 +70,7 @@ void describe_system(const Registry& reg, const PluginDescriptor& d, json& out) 
                      {"v", lay.v},
                      {"n", cl ? json(cl->dof()) : json(nullptr)},
                      {"r", cl ? json(cl->num_constraints()) : json(nullptr)},
+                     {"holonomic", cl ? json(cl->holonomic_count()) : json(nullptr)},
                      {"models", models_of(*s)},
                      {"capabilities", capabilities_of(*s)},
                      {"diagnostics", diag},
@@ -105,7 +107,7 @@ void describe_integrator(const Registry& reg, const PluginDescriptor& d, const N
   std::vector<std::string> binds;
   json quantities = nullptr, bound_to = nullptr;
   for (const auto& [name, sys] : default_systems(reg)) {
-    if (!unmet_need(*sys, needs).empty()) continue;
+    if (!unmet_integrator_need(*sys, needs).empty()) continue;
     binds.push_back(name);
     if (!quantities.is_null()) continue;
     try {
@@ -129,7 +131,7 @@ void describe_observer(const Registry& reg, const PluginDescriptor& d, const Nee
   for (const auto& [name, sys] : default_systems(reg)) {
     if (!unmet_need(*sys, needs).empty()) continue;
     for (const auto* id : reg.list(PluginKind::Integrator)) try {
-        if (!unmet_need(*sys, reg.needs(PluginKind::Integrator, id->name, nullptr, "describe")).empty()) continue;
+        if (!unmet_integrator_need(*sys, reg.needs(PluginKind::Integrator, id->name, nullptr, "describe")).empty()) continue;
         auto integ = assemble_integrator(reg, plugin_use(id->name, nullptr, "describe"), *sys);
         auto obs = assemble_observer(reg, plugin_use(d.name, nullptr, "describe"), *sys, *integ);
         std::vector<std::string> c;

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <functional>
 #include <cstdio>
+#include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/impact_map.hpp>
@@ -34,16 +35,40 @@ void check_size(const std::string& where, const char* what, const Vec& x, std::s
                                              " components, but system '" + system + "' has " + std::to_string(n));
 }
 
+// The initial state of a system with holonomic constraints: on g(q) = 0 and on the distribution, or
+// projected onto both if asked (q by Newton on g, then v), the distance moved written to `distance`.
+State check_holonomic_initial_state(const Study& st, const System& system, State s0, json& distance) {
+  const ConstraintViolation off = constraint_violation(system, s0);
+  if (!st.initial.project) {
+    if (off.ok()) return s0;
+    throw InputError(st.initial.where, "the initial state is off the constraints of system '" + st.system.plugin +
+                                           "' at q = " + to_json(s0.q).dump() + ", v = " + to_json(s0.v).dump() + ": " +
+                                           off.residuals() +
+                                           "; fix q and v, or set \"project\": true to project it onto them");
+  }
+  const State given = s0;
+  const bool projected = system.project(s0);
+  const ConstraintViolation after = constraint_violation(system, s0);
+  if (!projected || !after.ok())
+    throw InputError(st.initial.where, "system '" + st.system.plugin + "' could not project the initial state onto its " +
+                                           "constraints (Newton on g(q) = 0, then v): " + after.residuals() +
+                                           " after the projection, " + off.residuals() + " before");
+  distance = {{"q", (s0.q - given.q).lpNorm<Eigen::Infinity>()}, {"v", (s0.v - given.v).lpNorm<Eigen::Infinity>()}};
+  return s0;
+}
+
 // The initial state: the system's sizes, on the constraints (or projected there if asked), with a
 // finite energy (v = 1e200 is a finite number whose energy is not).
-State check_initial_state(const Study& st, const System& system) {
+State check_initial_state(const Study& st, const System& system, json& distance) {
   const Layout layout = system.layout();
   State s0 = st.initial.state;
   check_size(st.initial.where, "q", s0.q, layout.q.size(), st.system.plugin);
   check_size(st.initial.where, "v", s0.v, layout.v.size(), st.system.plugin);
   const double residual = system.constraint_residual(s0);
   const double tol = constraint_tolerance(s0);
-  if (!(residual <= tol)) {
+  if (constraint_violation(system, s0).holonomic > 0) {
+    s0 = check_holonomic_initial_state(st, system, s0, distance);
+  } else if (!(residual <= tol)) {
     if (!st.initial.project)
       throw InputError(st.initial.where + "/v", "= " + to_json(s0.v).dump() +
                                                     ": the initial state violates the constraints of system '" +
@@ -273,6 +298,27 @@ std::vector<PluginConstruction> plugin_constructions(const Study& st) {
 
 double constraint_tolerance(const State& s) { return 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>()); }
 
+ConstraintViolation constraint_violation(const System& system, const State& s) {
+  ConstraintViolation c;
+  c.velocity = system.constraint_residual(s);
+  c.velocity_tolerance = constraint_tolerance(s);
+  if (const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&system); model && model->holonomic_count() > 0) {
+    c.holonomic = model->holonomic_count();
+    c.position = model->holonomic_residual(s.q);
+    c.position_tolerance = holonomic_tolerance(s);
+  }
+  return c;
+}
+
+std::string ConstraintViolation::residuals() const {
+  auto one = [](const char* name, double x, double tol) {
+    return std::string(name) + " = " + number_text(x) + (x <= tol ? " <= " : " > ") + number_text(tol);
+  };
+  std::string text = one("|A(q)v|", velocity, velocity_tolerance);
+  if (holonomic > 0) text = one("|g(q)|", position, position_tolerance) + ", " + text;
+  return text;
+}
+
 std::unique_ptr<Registry> study_registry(const Study& st) {
   auto reg = std::make_unique<Registry>();
   for (auto it = st.plugin_paths.rbegin(); it != st.plugin_paths.rend(); ++it) reg->add_search_path(*it);
@@ -302,7 +348,7 @@ StudyPlan plan_runs(const Study& st) {
 
   const json sys_params = reg.resolve(PluginKind::System, st.system.plugin, st.system.params, st.system.where).to_json();
   plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);
-  plan.initial = check_initial_state(st, *plan.system);
+  plan.initial = check_initial_state(st, *plan.system, plan.projection_distance);
   const State& s0 = plan.initial;
   if (st.check_derivatives) check_system_derivatives(st, *plan.system, s0);
 
@@ -331,6 +377,7 @@ StudyPlan plan_runs(const Study& st) {
          {"figures", st.figures},
          {"plugin_paths", st.plugin_paths}};
   if (st.record_format != "csv") run["record_format"] = st.record_format;  // csv manifests as before
+  if (!plan.projection_distance.is_null()) run["initial"]["projection_distance"] = plan.projection_distance;
   kind.plan(st, plan, run);
   if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan);
   if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];

@@ -133,12 +133,20 @@ std::vector<StageSpec> stage_specs(const Parameters& p) {
   return stages;
 }
 
-// What the stages need of a system, together.
+// What the stages need of a system, together; a capability it treats ("treats C", plugin/needs.hpp)
+// only if every stage treats it (a system with holonomic constraints: every stage must treat g).
 Needs needs(const Parameters& p, const PluginFactory& factory) {
   Needs all;
-  for (const auto& s : stage_specs(p))
-    for (auto& n : factory.integrator_needs(s.integrator, s.params, s.where))
-      if (std::find(all.begin(), all.end(), n) == all.end()) all.push_back(n);
+  std::vector<Needs> per_stage;
+  for (const auto& s : stage_specs(p)) per_stage.push_back(factory.integrator_needs(s.integrator, s.params, s.where));
+  auto in = [](const Needs& ns, const std::string& n) { return std::find(ns.begin(), ns.end(), n) != ns.end(); };
+  for (const auto& stage : per_stage)
+    for (const auto& n : stage) {
+      if (in(all, n)) continue;
+      const bool treated = n.rfind("treats ", 0) == 0;
+      if (treated && !std::all_of(per_stage.begin(), per_stage.end(), [&](const Needs& o) { return in(o, n); })) continue;
+      all.push_back(n);
+    }
   return all;
 }
 

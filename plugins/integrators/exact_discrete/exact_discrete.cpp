@@ -12,11 +12,15 @@
 // as many as the error control needs for every substep's estimated local error ≤ tol (1 + |y_i|)
 // (default tol 1e-12; issue 26: fixed substeps of 0.05 left 4e-7 on the tilted rolling disk at t = 50).
 // After each step the round-off drift of A(q)v is removed (parameter project, default true).
+// Holonomic constraints g(q) = 0 (issue 28, one_step only): the continuous field keeps their velocity
+// form (C = [A; ∂g/∂q]), the projection keeps C(q)v = 0, and g drifts at the inner tolerance.
 #include <cmath>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert_plugins/exact_discrete.hpp>
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/needs.hpp>
+#include <dalembert_plugins/holonomic_refusal.hpp>
 
 namespace {
 
@@ -28,7 +32,10 @@ class ExactDiscreteFlow final : public Integrator {
       : two_step_(two_step), max_substep_(max_substep), levels_(levels), project_(project), tol_(tol) {}
 
   void bind(const System& s) override {
-    const auto& model = require<ConstrainedLagrangian>(s, name());
+    if (two_step_)
+      refuse_holonomic(s, name(), "its form \"two_step\" shoots in D for q_{k+1} from q_{k-1} and q_k, which "
+                                  "g over-determines; its form \"one_step\" treats g");
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
     if (two_step_ && model.has_external_force())
       throw Error("integrator '" + name() + "' with form \"two_step\" shoots the autonomous flow (spec 002 §3.4); system '" +
                   s.name() + "' has an external force: use form \"one_step\"");
@@ -190,8 +197,9 @@ PluginDescriptor describe() {
   };
   // The two-step form shoots the autonomous flow from q_{k-1} (spec 002 §3.4): no time-dependent force.
   d.needs = [](const Parameters& p, const PluginFactory&) {
+    // One step treats holonomic constraints as the continuous field does (index-reduced; README).
     return p.string("form") == "two_step" ? Needs{ConstrainedLagrangian::model_name, "Unforced"}
-                                          : Needs{ConstrainedLagrangian::model_name};
+                                          : Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints")};
   };
   d.examples = {{"one_step", {{"form", "one_step"}}},
                 {"two_step", {{"form", "two_step"}}},

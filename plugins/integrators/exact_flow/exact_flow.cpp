@@ -8,6 +8,7 @@
 // With a hybrid system's exact event locator it reproduces impact sequences to round-off (seed
 // 004's penny; spec 004 §3). Refuses systems without an exact solution.
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/needs.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -85,7 +86,7 @@ PluginDescriptor describe() {
   d.version = "1.1.0";
   d.summary = "The system's exact solution as an integrator, evaluated from the segment's start (reference runs, exact impact sequences)";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<ExactFlow>(); };
-  d.needs = fixed_needs({"ExactSolution"});
+  d.needs = fixed_needs({"ExactSolution", treats("HolonomicConstraints")});  // the exact solution keeps g = 0
   return d;
 }
 }  // namespace

@@ -14,6 +14,9 @@
 // Parameter q1 (the paper's two-step initial data, Figs 2–6): π_0 = π^−(q_0,q_1) and the first
 // step returns q_1 itself.
 // State written back: v_k = FL⁻¹(π_k) = B(BᵀMB)⁻¹π_k ∈ D_{q_k}, so E(q_k, v_k) = H|D*(q_k, π_k).
+// Holonomic constraints g(q) = 0 (issue 28): D = ker [A; ∂g/∂q] and ω's last rows are g(q_{k+1})/h
+// (discrete_mechanics.hpp): g is imposed at position level with SHAKE/RATTLE's multipliers, so
+// |g(q_k)| stays at Newton's tolerance; traits then also preserve "holonomic_constraint".
 // Newton (spec §3.2): unknown Δq = q_{k+1} − q_k, initial guess h v_k (one-step) or q_k − q_{k−1}
 // (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); Jacobian from the model's derivatives (parameter
 // jacobian = "model", issue 14: DiscreteNonholonomicMechanics::legendre_minus_jacobian and
@@ -26,6 +29,7 @@
 #include <dalembert/schemes/newton.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/core/json_input.hpp>
+#include <dalembert/plugin/needs.hpp>
 
 #ifndef DALEMBERT_MLA_FORCES
 #define DALEMBERT_MLA_FORCES 1
@@ -53,7 +57,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
         model_jacobian_(model_jacobian) {}
 
   void bind(const System& s) override {
-    const auto& model = require<ConstrainedLagrangian>(s, name());
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
     if (model.has_external_force())
       throw Error("integrator '" + name() + "' does not support external forces yet (spec 002 §3.1); system '" +
                   s.name() + "' has one: use rk2 or rk4");
@@ -61,6 +65,8 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     n_ = dm_.n();
     r_ = dm_.r();
     k_ = dm_.k();
+    ra_ = dm_.nonholonomic();
+    holonomic_ = dm_.holonomic();
     if (q1_.size() != 0 && q1_.size() != n_)
       throw Error("integrator '" + name() + "': parameter q1 has " + std::to_string(q1_.size()) +
                   " components; system '" + s.name() + "' has " + std::to_string(n_));
@@ -190,7 +196,9 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     s.t += h;
     t_ = s.t;
     values_[0] = H;
-    values_[1] = omega_.lpNorm<Eigen::Infinity>();
+    // |ω| of A's rows: g(q_{k+1}) is the system's holonomic residual (observer constraint_residual)
+    values_[1] = holonomic_ == 0 ? omega_.lpNorm<Eigen::Infinity>()
+                                 : (ra_ > 0 ? omega_.head(ra_).lpNorm<Eigen::Infinity>() : 0.0);
     values_[2] = matching;
     values_[3] = rep.iterations;
   }
@@ -201,6 +209,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     t.symmetric = rule_.name == "midpoint" || rule_.name == "trapezoidal" || rule_.name == "gauss2";
     t.explicit_method = false;
     t.preserves = {"discrete_constraint"};
+    if (holonomic_ > 0) t.preserves.emplace_back("holonomic_constraint");  // g(q_k) = 0 (bound to such a system)
     return t;
   }
 
@@ -279,7 +288,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   DiscreteNonholonomicMechanics dm_;
   NewtonSolver newton_, newton_multiplier_;
   JacobianBuffers jac_[2];
-  int n_ = 0, r_ = 0, k_ = 0;
+  int n_ = 0, r_ = 0, k_ = 0, ra_ = 0, holonomic_ = 0;  // r_ = ra_ + holonomic_: the rows of A and of g
   long steps_ = 0;
   double t_ = 0.0;
   bool model_jacobian_;
@@ -315,7 +324,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = kName;
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27)
+  d.version = "1.2.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28)
   d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
                       : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
   d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
@@ -339,7 +348,7 @@ PluginDescriptor describe() {
        0.0},
   };
   d.make_integrator = make;
-  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced"});
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced", treats("HolonomicConstraints")});
   d.examples = {{"one_step midpoint", {{"form", "one_step"}}},
                 {"two_step", {{"form", "two_step"}}},
                 {"multiplier", {{"form", "multiplier"}}}};

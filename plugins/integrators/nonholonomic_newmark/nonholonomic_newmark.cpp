@@ -10,6 +10,7 @@
 #include <dalembert/core/warn_once.hpp>
 #include <dalembert/schemes/newmark_step.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert_plugins/holonomic_refusal.hpp>
 #include <limits>
 
 namespace {
@@ -23,6 +24,7 @@ class NonholonomicNewmark final : public Integrator {
       : p_(p), newton_options_(newton), compiled_(compiled) {}
 
   void bind(const System& s) override {
+    refuse_holonomic(s, name(), "seed 000's Newmark equations (N1)-(N4) impose A(q)v = 0 only");
     const auto& model = require<ConstrainedLagrangian>(s, name());
     if (!model.constant_mass())
       throw Error("integrator '" + name() + "' needs a constant mass matrix (seed 000 derives the Newmark family for "

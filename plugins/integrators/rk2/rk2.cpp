@@ -10,6 +10,7 @@
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/needs.hpp>
 
 namespace {
 
@@ -26,7 +27,7 @@ class RK2 final : public Integrator {
       w_.resize(reduced_field_.k());
       return;
     }
-    const auto& model = require<ConstrainedLagrangian>(s, name());
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
     stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
@@ -71,7 +72,10 @@ PluginDescriptor describe() {
     return std::make_unique<RK2>(p.string("ode") == "reduced", p.boolean("compiled"));
   };
   d.needs = [](const Parameters& p, const PluginFactory&) {
-    return Needs{p.string("ode") == "reduced" ? LieGroupModel::model_name : ConstrainedLagrangian::model_name};
+    // Holonomic constraints (full ODE): the continuous field keeps their velocity form (index-reduced);
+    // g drifts at the method's error (README). The reduced ODE of a LieGroupModel has no g.
+    if (p.string("ode") == "reduced") return Needs{LieGroupModel::model_name};
+    return Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints")};
   };
   d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}, {"reduced", {{"ode", "reduced"}}}};
   return d;

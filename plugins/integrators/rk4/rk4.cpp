@@ -6,6 +6,7 @@
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/needs.hpp>
 
 namespace {
 
@@ -15,7 +16,7 @@ class RK4 final : public Integrator {
  public:
   explicit RK4(bool compiled) : compiled_(compiled), rk_(classical_rk4()) {}
   void bind(const System& s) override {
-    const auto& model = require<ConstrainedLagrangian>(s, name());
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
     stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
@@ -46,7 +47,9 @@ PluginDescriptor describe() {
   d.make_integrator = [](const Parameters& p, const PluginFactory&) {
     return std::make_unique<RK4>(p.boolean("compiled"));
   };
-  d.needs = fixed_needs({ConstrainedLagrangian::model_name});
+  // Holonomic constraints: the continuous field keeps their velocity form (index-reduced); g drifts
+  // at the method's error (README, observer constraint_residual's holonomic_residual column).
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, treats("HolonomicConstraints")});
   d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}};
   return d;
 }

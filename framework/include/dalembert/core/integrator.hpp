@@ -17,6 +17,7 @@
 #include <dalembert/core/system.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace dalembert {
@@ -64,10 +65,27 @@ class BOOST_SYMBOL_VISIBLE Integrator {
   State before_;  // the state before the step advance() is taking, sized by begin()
 };
 
+class ConstrainedLagrangian;
+
+/// What a scheme treats beyond the constraints A(q)v = 0 of its model: holonomic constraints
+/// g(q) = 0 (issue 28). A scheme that treats them says so when it asks for its model, and declares
+/// "treats HolonomicConstraints" in its needs (plugin/needs.hpp).
+enum class Treats { Nothing, HolonomicConstraints };
+
+/// An Error "'WHO' does not treat the k holonomic constraint(s) g(q) = 0 of system S ..." when
+/// `system` has holonomic constraints and `treats` does not include them.
+BOOST_SYMBOL_VISIBLE void check_treats(const System& system, std::string_view who, Treats treats);
+
 /// The model `Model` of `system`, or an Error "integrator WHO needs model M; system S does not provide it".
+/// A ConstrainedLagrangian with holonomic constraints is refused unless the caller treats them
+/// (`treats`): a scheme written for A(q)v = 0 alone — every one before issue 28 — refuses such a
+/// system at bind() without a change to its source.
 template <class Model>
-const Model& require(const System& system, std::string_view who) {
-  if (auto* m = dynamic_cast<const Model*>(&system)) return *m;
+const Model& require(const System& system, std::string_view who, Treats treats = Treats::Nothing) {
+  if (auto* m = dynamic_cast<const Model*>(&system)) {
+    if constexpr (std::is_same_v<Model, ConstrainedLagrangian>) check_treats(system, who, treats);
+    return *m;
+  }
   throw Error("'" + std::string(who) + "' needs model " + Model::model_name + "; system '" +
               system.name() + "' does not provide it");
 }

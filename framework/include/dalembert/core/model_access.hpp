@@ -9,6 +9,7 @@
 // Both give (∂A/∂q)[v]v, DA[w] and Σ_a λ_a ∂A_a; a fixed model may give them in closed form.
 #include <Eigen/Core>
 #include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/model_rules.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>  // ConstraintContractions
 #include <dalembert/math/forward_derivatives.hpp>
 
@@ -75,18 +76,31 @@ class DynamicAccess : public ModelSizes<Eigen::Dynamic, Eigen::Dynamic> {
   ConstraintContractions contractions_;
 };
 
-/// A fixed-size model struct (see FixedLagrangianSystem for what it must and may define). A
-/// derivative the model does not write is derived from V, M and A by forward-mode AD
-/// (math/forward_derivatives.hpp); one it writes takes precedence.
+/// The rows of a model's constraint distribution: its r nonholonomic ones and its k holonomic ones
+/// (Eigen::Dynamic when r is).
 template <class Model>
-class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
+inline constexpr int distribution_rows = Model::constraints == Eigen::Dynamic
+                                             ? Eigen::Dynamic
+                                             : Model::constraints + model_rules::holonomic_count<Model>;
+
+/// A fixed-size model struct (see FixedLagrangianSystem for what it must and may define). A
+/// derivative the model does not write is derived from V, M, A and g by forward-mode AD
+/// (math/forward_derivatives.hpp); one it writes takes precedence. With k holonomic constraints the
+/// access presents the distribution C = [A; ∂g/∂q] (R = r + k rows): its constraint functions are
+/// those of the model's A in the first r rows and those of g's velocity form in the last k.
+template <class Model>
+class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
  public:
-  using Sizes = ModelSizes<Model::dof, Model::constraints>;
+  using Sizes = ModelSizes<Model::dof, distribution_rows<Model>>;
   using typename Sizes::MatN;
   using typename Sizes::MatRN;
   using typename Sizes::VecN;
   using typename Sizes::VecR;
-  static constexpr int N = Model::dof, R = Model::constraints;
+  static constexpr int N = Model::dof, R = distribution_rows<Model>;
+  /// The model's own rows: RA rows of A, K of g (K a compile-time number).
+  static constexpr int RA = Model::constraints, K = model_rules::holonomic_count<Model>;
+  using VecRA = Eigen::Matrix<double, RA, 1>;
+  using MatRAN = Eigen::Matrix<double, RA, N>;
 
   // ----- what the model writes -----
   /// M(q): mass(q, M); a constant M: mass(M); neither: M = I.
@@ -101,8 +115,8 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
   static constexpr bool hand_constraint_gradient = requires(const Model& m, const VecN& q, MatN& G) {
     m.constraint_gradient(q, 0, G);
   };
-  static constexpr bool hand_curvature = requires(const Model& m, const VecN& q, VecR& c) { m.curvature(q, q, c); };
-  static constexpr bool hand_constraint_derivative = requires(const Model& m, const VecN& q, MatRN& DA) {
+  static constexpr bool hand_curvature = requires(const Model& m, const VecN& q, VecRA& c) { m.curvature(q, q, c); };
+  static constexpr bool hand_constraint_derivative = requires(const Model& m, const VecN& q, MatRAN& DA) {
     m.constraint_derivative(q, q, DA);
   };
   static constexpr bool hand_coriolis = requires(const Model& m, const VecN& q, VecN& c) { m.coriolis(q, q, c); };
@@ -116,11 +130,14 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     else
       return N;
   }
-  int r() const {
-    if constexpr (R == Eigen::Dynamic)
+  /// r + k: the rows of the distribution.
+  int r() const { return ra() + K; }
+  /// The model's own rows of A (its r).
+  int ra() const {
+    if constexpr (RA == Eigen::Dynamic)
       return model_->r();
     else
-      return R;
+      return RA;
   }
   static constexpr bool constant_mass() { return !configuration_mass; }
   void mass(const auto& q, auto&& M) const {
@@ -166,19 +183,41 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     else
       ad::potential_hessian<N>(*model_, q, H);
   }
-  void constraint_matrix(const auto& q, auto&& A) const { model_->constraint_matrix(q, A); }
-  /// G_{ij} = ∂A_{ai}/∂q^j
+  /// C(q) = [A(q); ∂g/∂q] (r + k rows; A alone without g). On doubles.
+  void constraint_matrix(const auto& q, auto&& A) const {
+    if constexpr (K == 0) {
+      if constexpr (RA != 0) model_->constraint_matrix(q, A);
+    } else {
+      if constexpr (RA != 0) model_->constraint_matrix(q, sized_block<RA, N>(A, 0, 0, ra(), n()));
+      holonomic_jacobian(q, sized_block<K, N>(A, ra(), 0, K, n()));
+    }
+  }
+  /// G_{ij} = ∂C_{ai}/∂q^j: ∂A_{ai}/∂q^j for a row of A, ∇²g_b for the row of ∂g_b/∂q.
   void constraint_gradient(const auto& q, int a, auto&& G) const {
+    if constexpr (K > 0) {
+      if (a >= ra()) return ad::holonomic_hessian<N, K>(*model_, K, q, a - ra(), G);
+    }
     if constexpr (hand_constraint_gradient)
       model_->constraint_gradient(q, a, G);
     else
-      ad::constraint_gradient<N, R>(*model_, r(), q, a, G);
+      ad::constraint_gradient<N, RA>(*model_, ra(), q, a, G);
+  }
+
+  // ----- holonomic constraints g(q) = 0 (issue 28) -----
+  /// g(q) (k).
+  void holonomic(const auto& q, auto&& g) const {
+    if constexpr (K > 0) model_->holonomic_constraint(q, g);
+  }
+  /// ∂g/∂q (k×n), by AD.
+  void holonomic_jacobian(const auto& q, auto&& J) const {
+    if constexpr (K > 0) ad::holonomic_jacobian<N, K>(*model_, K, q, J);
   }
 
   /// Whether the model gives A(q)x and A(q)ᵀλ in closed form (apply_constraint, add_constraint_force):
   /// that skips the structural zeros of A, which a dense product cannot (0·x is not 0 in IEEE
   /// arithmetic). Worth it when A(q) is cheap to recompute per product (no transcendental functions).
-  static constexpr bool constraint_products = requires(const Model& m, const VecN& x, VecN& f, VecR& y) {
+  /// Not used with holonomic constraints (the products would miss the rows of g).
+  static constexpr bool constraint_products = K == 0 && requires(const Model& m, const VecN& x, VecN& f, VecR& y) {
     m.apply_constraint(x, x, y);
     m.add_constraint_force(x, y, f);
   };
@@ -189,39 +228,67 @@ class FixedAccess : public ModelSizes<Model::dof, Model::constraints> {
     model_->add_constraint_force(q, lambda, f);
   }
 
-  /// c = (∂A/∂q)[v]v: the model's closed form, else from its hand-written constraint gradient, else AD.
+  /// c = (∂A/∂q)[v]v: the model's closed form, else from its hand-written constraint gradient, else
+  /// AD; for the rows of g, vᵀ∇²g v (AD), the second derivative of g along v.
   void curvature(const auto& q, const auto& v, auto&& c) const {
-    if constexpr (hand_curvature) {
-      model_->curvature(q, v, c);
-    } else if constexpr (hand_constraint_gradient) {
-      MatN G = ad::sized<MatN>(n(), n());
-      gradient_curvature(*model_, r(), q, v, c, G);
+    if constexpr (K > 0) {
+      if constexpr (RA != 0) model_curvature(q, v, sized_segment<RA>(c, 0, ra()));
+      ad::holonomic_curvature<N, K>(*model_, K, q, v, sized_segment<K>(c, ra(), K));
     } else {
-      ad::curvature<N, R>(*model_, r(), q, v, c);
+      model_curvature(q, v, c);
     }
   }
-  /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i
+  /// (DA[w])_{aj} = Σ_i ∂A_{ai}/∂q^j w_i; (∇²g w)_j for the rows of g.
   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
-    if constexpr (hand_constraint_derivative) {
-      model_->constraint_derivative(q, w, DA);
-    } else if constexpr (hand_constraint_gradient) {
-      MatN G = ad::sized<MatN>(n(), n());
-      gradient_derivative(*model_, r(), q, w, DA, G);
+    if constexpr (K > 0) {
+      if constexpr (RA != 0) model_constraint_derivative(q, w, sized_block<RA, N>(DA, 0, 0, ra(), n()));
+      ad::holonomic_hessian_times<N, K>(*model_, K, q, w, sized_block<K, N>(DA, ra(), 0, K, n()));
     } else {
-      ad::constraint_derivative<N, R>(*model_, r(), q, w, DA);
+      model_constraint_derivative(q, w, DA);
     }
   }
-  /// K_{ij} = Σ_a λ_a ∂A_{ai}/∂q^j
-  void transpose_derivative(const auto& q, const auto& lambda, auto&& K) const {
-    if constexpr (hand_constraint_gradient) {
-      MatN G = ad::sized<MatN>(n(), n());
-      gradient_transpose_derivative(*model_, r(), q, lambda, K, G);
+  /// K_{ij} = Σ_a λ_a ∂C_{ai}/∂q^j (the rows of g: Σ_b λ_b ∇²g_b)
+  void transpose_derivative(const auto& q, const auto& lambda, auto&& Kt) const {
+    if constexpr (K == 0) {
+      model_transpose_derivative(q, lambda, Kt);
     } else {
-      ad::transpose_derivative<N, R>(*model_, r(), q, lambda, K);
+      model_transpose_derivative(q, sized_segment<RA>(lambda, 0, ra()), Kt);
+      ad::add_holonomic_transpose_derivative<N, K>(*model_, K, q, sized_segment<K>(lambda, ra(), K), Kt);
     }
   }
 
  private:
+  // The model's own rows of A.
+  void model_curvature(const auto& q, const auto& v, auto&& c) const {
+    if constexpr (hand_curvature) {
+      model_->curvature(q, v, c);
+    } else if constexpr (hand_constraint_gradient) {
+      MatN G = ad::sized<MatN>(n(), n());
+      gradient_curvature(*model_, ra(), q, v, c, G);
+    } else {
+      ad::curvature<N, RA>(*model_, ra(), q, v, c);
+    }
+  }
+  void model_constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
+    if constexpr (hand_constraint_derivative) {
+      model_->constraint_derivative(q, w, DA);
+    } else if constexpr (hand_constraint_gradient) {
+      MatN G = ad::sized<MatN>(n(), n());
+      gradient_derivative(*model_, ra(), q, w, DA, G);
+    } else {
+      ad::constraint_derivative<N, RA>(*model_, ra(), q, w, DA);
+    }
+  }
+
+  void model_transpose_derivative(const auto& q, const auto& lambda, auto&& Kt) const {
+    if constexpr (hand_constraint_gradient) {
+      MatN G = ad::sized<MatN>(n(), n());
+      gradient_transpose_derivative(*model_, ra(), q, lambda, Kt, G);
+    } else {
+      ad::transpose_derivative<N, RA>(*model_, ra(), q, lambda, Kt);
+    }
+  }
+
   const Model* model_ = nullptr;
 };
 

@@ -72,6 +72,33 @@ constexpr bool mass_generic = [] {
     return true;  // no mass function: M = I
 }();
 
+/// Holonomic constraints g(q) = 0 (issue 28), optional: `static constexpr int holonomic = k;` (k ≥ 0,
+/// a compile-time number) and g into an output of any vector type, on doubles, on the duals of ∂g/∂q
+/// and on the nested duals of ∇²g: `void holonomic_constraint(const auto& q, auto&& g) const`.
+template <class M>
+constexpr bool declares_holonomic = requires {
+  requires std::is_convertible_v<decltype(M::holonomic), int>;
+};
+/// k: the model's number of holonomic constraints (0 when it declares none).
+template <class M>
+constexpr int holonomic_count = [] {
+  if constexpr (declares_holonomic<M>)
+    return int(M::holonomic);
+  else
+    return 0;
+}();
+/// Whether the model writes a g(q) on doubles (declared or not).
+template <class M>
+constexpr bool writes_holonomic = requires(const M& m, const ConstVecRef& q, VecRef& g) { m.holonomic_constraint(q, g); };
+template <class M, int N = M::dof, int K = holonomic_count<M>>
+constexpr bool holonomic_generic =
+    requires(const M& m, const ConstVecRef& q, VecRef& g, const DualVec<M>& x, ad::Matrix<ad::Dual<N>, K, 1>& gx,
+             const HessianVec<M>& y, ad::Matrix<ad::DualOverDirection<N>, K, 1>& gy) {
+      m.holonomic_constraint(q, g);
+      m.holonomic_constraint(x, gx);
+      m.holonomic_constraint(y, gy);
+    };
+
 // Each rule as FixedLagrangianSystem checks it: the others hold vacuously for a model without sizes,
 // so that it gets the one message that matters.
 template <class M>
@@ -79,18 +106,43 @@ constexpr bool potential_rule = [] {
   if constexpr (declares_sizes<M>) return potential_generic<M>;
   else return true;
 }();
+/// A model without nonholonomic constraints (constraints = 0, e.g. one with holonomic ones only) need
+/// not write constraint_matrix.
+template <class M>
+constexpr bool writes_constraint_matrix = requires(const M& m, const ConstVecRef& q, MatRef& A) { m.constraint_matrix(q, A); };
 template <class M>
 constexpr bool constraint_matrix_rule = [] {
-  if constexpr (declares_sizes<M>) return constraint_matrix_generic<M>;
-  else return true;
+  if constexpr (declares_sizes<M>) {
+    if constexpr (M::constraints == 0 && !writes_constraint_matrix<M>) return true;
+    else return constraint_matrix_generic<M>;
+  } else {
+    return true;
+  }
 }();
 template <class M>
 constexpr bool mass_rule = [] {
   if constexpr (declares_sizes<M>) return mass_generic<M>;
   else return true;
 }();
+/// A model that writes g declares how many (a compile-time k ≥ 0), and g is generic in the scalar.
 template <class M>
-constexpr bool generic = declares_sizes<M> && potential_rule<M> && constraint_matrix_rule<M> && mass_rule<M>;
+constexpr bool holonomic_declared_rule = [] {
+  if constexpr (declares_sizes<M> && writes_holonomic<M>) return declares_holonomic<M> && holonomic_count<M> >= 0;
+  else if constexpr (declares_sizes<M> && declares_holonomic<M>) return holonomic_count<M> >= 0;
+  else return true;
+}();
+template <class M>
+constexpr bool holonomic_rule = [] {
+  if constexpr (declares_sizes<M> && holonomic_declared_rule<M> && declares_holonomic<M>) {
+    if constexpr (holonomic_count<M> > 0) return holonomic_generic<M>;
+    else return true;
+  } else {
+    return true;
+  }
+}();
+template <class M>
+constexpr bool generic = declares_sizes<M> && potential_rule<M> && constraint_matrix_rule<M> && mass_rule<M> &&
+                         holonomic_declared_rule<M> && holonomic_rule<M>;
 
 /// What FixedLagrangianSystem compiles in place of a model that breaks a rule: a valid model
 /// (V = 0, A = 0, M = I, one coordinate and one constraint), constructible from anything.

@@ -120,7 +120,7 @@ template <int N, int R, class Model, class X>
 auto constraint_matrix_of(const Model& model, Eigen::Index r, const X& x) {
   using S = scalar_t<X>;
   auto A = sized<Matrix<S, R, N>>(r, x.size());
-  model.constraint_matrix(x, A);
+  if constexpr (R != 0) model.constraint_matrix(x, A);  // a model with g only need not write A (issue 28)
   return A;
 }
 
@@ -161,6 +161,87 @@ void transpose_derivative(const Model& model, Eigen::Index r, const Q& q, const 
     Matrix<double, N> row = Matrix<double, N>::Zero(q.size());
     for (Eigen::Index a = 0; a < r; ++a) row += lambda[a] * derivatives_of(A(a, i), q.size());
     k.row(i) = row.transpose();
+  }
+}
+
+// ----- holonomic constraints g(q) = 0 (issue 28) -----
+// A model with k holonomic constraints writes g(q) once, generic in the scalar:
+//   void holonomic_constraint(const auto& q, auto&& g) const;   g(q), k entries
+// The framework evaluates it on doubles, on Dual<N> (∂g/∂q) and on DualOverDirection<N> (∂g/∂q and
+// ∇²g_a w in one pass): the constraint distribution gains the rows ∂g/∂q, their curvature is
+// wᵀ∇²g_a w, their derivative DA[w] is ∇²g_a w.
+
+/// g(q) evaluated on the dual variables x.
+template <int K, class Model, class X>
+auto holonomic_of(const Model& model, Eigen::Index k, const X& x) {
+  auto g = sized<Matrix<scalar_t<X>, K>>(k, 1);
+  model.holonomic_constraint(x, g);
+  return g;
+}
+
+/// J = ∂g/∂q (k×n).
+template <int N, int K, class Model, class Q, class J>
+void holonomic_jacobian(const Model& model, Eigen::Index k, const Q& q, J&& jac) {
+  const auto g = holonomic_of<K>(model, k, seed_all<N>(q));
+  for (Eigen::Index a = 0; a < k; ++a) jac.row(a) = derivatives_of(g[a], q.size()).transpose();
+}
+
+/// x_i = q_i + ε_i + δ w_i: the variables of ∇f and (∇²f) w in one pass (ε: N directions, δ: one).
+template <int N, class Q, class W>
+Matrix<DualOverDirection<N>, N> seed_hessian_direction(const Q& q, const W& w) {
+  const Eigen::Index n = q.size();
+  const Eigen::Matrix<double, 1, 1> zero(0.0);
+  auto x = sized<Matrix<DualOverDirection<N>, N>>(n, 1);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    auto d = sized<Matrix<Dual<1>, N>>(n, 1);
+    for (Eigen::Index k = 0; k < n; ++k) d[k] = Dual<1>(k == i ? 1.0 : 0.0, zero);
+    x[i] = DualOverDirection<N>(Dual<1>(q[i], Eigen::Matrix<double, 1, 1>(w[i])), d);
+  }
+  return x;
+}
+
+/// Row a of hw = ((∇²g_a) w)ᵀ (k×n): the derivative along w of the row ∂g_a/∂q, which is also
+/// (DA[w]) of the distribution's row ∂g_a/∂q (∇²g_a is symmetric). One pass.
+template <int N, int K, class Model, class Q, class W, class H>
+void holonomic_hessian_times(const Model& model, Eigen::Index k, const Q& q, const W& w, H&& hw) {
+  const auto g = holonomic_of<K>(model, k, seed_hessian_direction<N>(q, w));
+  for (Eigen::Index a = 0; a < k; ++a) {
+    const auto& d = derivatives_of(g[a], q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) hw(a, i) = d[i].derivatives()[0];
+  }
+}
+
+/// c_a = vᵀ∇²g_a v (k): the velocity term d/dt(∂g/∂q) v of the acceleration-level constraint.
+template <int N, int K, class Model, class Q, class V, class C>
+void holonomic_curvature(const Model& model, Eigen::Index k, const Q& q, const V& v, C&& c) {
+  const auto g = holonomic_of<K>(model, k, seed_hessian_direction<N>(q, v));
+  for (Eigen::Index a = 0; a < k; ++a) {
+    const auto& d = derivatives_of(g[a], q.size());
+    double s = 0.0;
+    for (Eigen::Index i = 0; i < q.size(); ++i) s += d[i].derivatives()[0] * v[i];
+    c[a] = s;
+  }
+}
+
+/// G = ∇²g_a (n×n), one column per pass (column j: the pass along e_j).
+template <int N, int K, class Model, class Q, class G>
+void holonomic_hessian(const Model& model, Eigen::Index k, const Q& q, int a, G&& hess) {
+  for (Eigen::Index j = 0; j < q.size(); ++j) {
+    const auto g = holonomic_of<K>(model, k, seed_hessian_column<N>(q, j));
+    const auto& d = derivatives_of(g[a], q.size());
+    for (Eigen::Index i = 0; i < q.size(); ++i) hess(i, j) = d[i].derivatives()[0];
+  }
+}
+
+/// K += Σ_a μ_a ∇²g_a (n×n), one column per pass.
+template <int N, int K, class Model, class Q, class L, class Out>
+void add_holonomic_transpose_derivative(const Model& model, Eigen::Index k, const Q& q, const L& mu, Out&& out) {
+  for (Eigen::Index j = 0; j < q.size(); ++j) {
+    const auto g = holonomic_of<K>(model, k, seed_hessian_column<N>(q, j));
+    for (Eigen::Index a = 0; a < k; ++a) {
+      const auto& d = derivatives_of(g[a], q.size());
+      for (Eigen::Index i = 0; i < q.size(); ++i) out(i, j) += mu[a] * d[i].derivatives()[0];
+    }
   }
 }
 

@@ -5,7 +5,12 @@
 //     RigidBodyModel, ConstraintFrame, Guarded, ExactEventLocator, AutomaticDerivatives,
 //     CompiledSchemes, Linearizable;
 //   * or a property: ExactSolution (System::has_exact_solution()), ConstantMass and Unforced (a
-//     ConstrainedLagrangian with a constant mass matrix; without external force).
+//     ConstrainedLagrangian with a constant mass matrix; without external force),
+//     HolonomicConstraints (a ConstrainedLagrangian with holonomic constraints g(q) = 0, issue 28).
+// HolonomicConstraints is also a capability an integrator must declare it treats: a system that has
+// it binds only to an integrator whose needs include "treats HolonomicConstraints" (a declaration,
+// met by every system); unmet_integrator_need() says so, and the study refuses the others before
+// bind(), naming the integrators that treat it.
 #include <boost/config.hpp>
 #include <dalembert/core/system.hpp>
 #include <dalembert/plugin/descriptor.hpp>
@@ -23,5 +28,13 @@ BOOST_SYMBOL_VISIBLE bool meets(const System& system, const std::string& need);
 
 /// The first of `needs` that `system` does not meet; "" when it meets them all.
 BOOST_SYMBOL_VISIBLE std::string unmet_need(const System& system, const Needs& needs);
+
+/// The needs entry by which an integrator declares it treats `capability` ("treats " + capability).
+BOOST_SYMBOL_VISIBLE std::string treats(const std::string& capability);
+/// The capabilities a system may have that an integrator must declare it treats: HolonomicConstraints.
+BOOST_SYMBOL_VISIBLE const std::vector<std::string>& treated_capabilities();
+/// For an integrator: unmet_need(), else "treats C" for the first capability C of
+/// treated_capabilities() that `system` has and `needs` does not declare treated; "" when it binds.
+BOOST_SYMBOL_VISIBLE std::string unmet_integrator_need(const System& system, const Needs& needs);
 
 }  // namespace dalembert

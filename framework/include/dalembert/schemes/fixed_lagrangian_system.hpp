@@ -25,6 +25,11 @@
 //   void mass(auto&& M) const;                                     constant M (absent: M = I), or
 //   void mass(const auto& q, auto&& M) const;                      M(q)
 //   void external_force(double t, const auto& q, const auto& v, auto&& f) const;   F(t, q, v), n
+//   static constexpr int holonomic = k;                            k holonomic constraints g(q) = 0
+//   void holonomic_constraint(const auto& q, auto&& g) const;      (issue 28; absent: k = 0), g(q), k
+// With g, the system's constraint distribution is C = [A; ∂g/∂q] (num_constraints() = r + k, the
+// rows of g last): ∂g/∂q, ∇²g and the contractions come from AD on g, so the continuous field,
+// constraint_residual() and project() keep the velocity form of g, and project() puts q on g = 0.
 // Every derivative is then derived by AD. A model may write any of them in closed form, which
 // takes precedence (and is checked against AD by `dalembert check` and when a study binds it):
 //   void potential_gradient(const auto& q, auto&& g) const;        ∇V, n
@@ -107,6 +112,13 @@ class FixedLagrangianSystem : public LagrangianSystem,
                 "FixedLagrangianSystem<Model>: the model's constraint_matrix is not generic in the scalar (automatic "
                 "differentiation calls it on dual numbers): declare it "
                 "`void constraint_matrix(const auto& q, auto&& A) const` (README: Adding a plugin)");
+  static_assert(model_rules::holonomic_declared_rule<Model>,
+                "FixedLagrangianSystem<Model>: a model with holonomic_constraint must declare how many constraints it "
+                "writes, a compile-time number: `static constexpr int holonomic = k;` (README: Adding a plugin)");
+  static_assert(model_rules::holonomic_rule<Model>,
+                "FixedLagrangianSystem<Model>: the model's holonomic_constraint is not generic in the scalar (automatic "
+                "differentiation calls it on dual numbers): declare it "
+                "`void holonomic_constraint(const auto& q, auto&& g) const` (README: Adding a plugin)");
   static_assert(model_rules::mass_rule<Model>,
                 "FixedLagrangianSystem<Model>: the model's mass is not generic in the scalar (automatic "
                 "differentiation calls M(q) on dual numbers): declare it `void mass(const auto& q, auto&& M) const`, "
@@ -119,7 +131,8 @@ class FixedLagrangianSystem : public LagrangianSystem,
   using VecR = typename Access::VecR;
   using MatN = typename Access::MatN;
   using MatRN = typename Access::MatRN;
-  static constexpr int N = CheckedModel::dof, R = CheckedModel::constraints;
+  /// R: the rows of the distribution C = [A; ∂g/∂q]; RA those of A, K those of g.
+  static constexpr int N = CheckedModel::dof, R = Access::R, RA = Access::RA, K = Access::K;
   static constexpr bool external_force_model = requires(const CheckedModel& m, const VecN& q, VecN& f) {
     m.external_force(0.0, q, q, f);
   };
@@ -143,8 +156,11 @@ class FixedLagrangianSystem : public LagrangianSystem,
   double potential(ConstVecRef q) const final { return model_.potential(q); }
   void potential_gradient(ConstVecRef q, VecRef g) const final { access_.potential_gradient(q, g); }
   void potential_hessian(ConstVecRef q, MatRef H) const final { access_.potential_hessian(q, H); }
-  void constraint_matrix(ConstVecRef q, MatRef A) const final { model_.constraint_matrix(q, A); }
+  void constraint_matrix(ConstVecRef q, MatRef A) const final { access_.constraint_matrix(q, A); }
   void constraint_gradient(ConstVecRef q, int a, MatRef G) const final { access_.constraint_gradient(q, a, G); }
+  int holonomic_count() const final { return K; }
+  void holonomic(ConstVecRef q, VecRef g) const final { access_.holonomic(q, g); }
+  void holonomic_jacobian(ConstVecRef q, MatRef J) const final { access_.holonomic_jacobian(q, J); }
   bool has_external_force() const final { return external_force_model; }
   void external_force(double t, ConstVecRef q, ConstVecRef v, VecRef f) const final {
     if constexpr (external_force_model)
@@ -166,7 +182,7 @@ class FixedLagrangianSystem : public LagrangianSystem,
     } else {
       if (access_.r() == 0) return 0.0;
       MatRN A = ad::sized<MatRN>(access_.r(), access_.n());
-      model_.constraint_matrix(s.q, A);
+      access_.constraint_matrix(s.q, A);
       return (A * VecN(s.v)).template lpNorm<Eigen::Infinity>();
     }
   }
@@ -184,14 +200,19 @@ class FixedLagrangianSystem : public LagrangianSystem,
   }
   void automatic_potential_gradient(ConstVecRef q, VecRef g) const override { ad::potential_gradient<N>(model_, q, g); }
   void automatic_potential_hessian(ConstVecRef q, MatRef H) const override { ad::potential_hessian<N>(model_, q, H); }
+  // (The rows of g are AD's in the model's functions as well: a model writes no derivative of g.)
   void automatic_constraint_gradient(ConstVecRef q, int a, MatRef G) const override {
-    ad::constraint_gradient<N, R>(model_, access_.r(), q, a, G);
+    if constexpr (K > 0)
+      if (a >= access_.ra()) return access_.constraint_gradient(q, a, G);
+    ad::constraint_gradient<N, RA>(model_, access_.ra(), q, a, G);
   }
   void automatic_curvature(ConstVecRef q, ConstVecRef v, VecRef c) const override {
-    ad::curvature<N, R>(model_, access_.r(), q, v, c);
+    ad::curvature<N, RA>(model_, access_.ra(), q, v, c.head(access_.ra()));
+    if constexpr (K > 0) ad::holonomic_curvature<N, K>(model_, K, q, v, c.tail(K));
   }
   void automatic_constraint_derivative(ConstVecRef q, ConstVecRef w, MatRef DA) const override {
-    ad::constraint_derivative<N, R>(model_, access_.r(), q, w, DA);
+    ad::constraint_derivative<N, RA>(model_, access_.ra(), q, w, DA.topRows(access_.ra()));
+    if constexpr (K > 0) ad::holonomic_hessian_times<N, K>(model_, K, q, w, DA.bottomRows(K));
   }
   void automatic_coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const override {
     if constexpr (Access::configuration_mass)
@@ -215,7 +236,7 @@ class FixedLagrangianSystem : public LagrangianSystem,
       return nullptr;
   }
   std::unique_ptr<CompiledStepper> newmark(const NewmarkParameters& p, const NewtonOptions& newton) const override {
-    if constexpr (compiles_schemes)
+    if constexpr (compiles_schemes && K == 0)  // the Newmark schemes of seed 000 do not treat g
       return std::make_unique<CompiledNewmark<CheckedModel>>(model_, p, newton);
     else
       return nullptr;

@@ -32,6 +32,9 @@ struct StudyPlan {
   std::unique_ptr<Registry> registry;   // with the study's plugin paths
   std::unique_ptr<System> system;       // bound once, for checks and the reference
   State initial;                        // projected onto the constraints if asked
+  /// With holonomic constraints and "project": true, how far the projection moved the initial
+  /// state: {"q": ‖Δq‖∞, "v": ‖Δv‖∞} (the manifest's initial.projection_distance); null otherwise.
+  nlohmann::json projection_distance;
   std::vector<Traits> traits;           // per integrator
   nlohmann::json study_run;             // the study as it will run, every default filled in
   std::vector<Task> tasks;
@@ -42,6 +45,19 @@ struct StudyPlan {
 /// The largest |A(q)v| (System::constraint_residual) a given state may have and count as on the
 /// constraints: 1e-12 (1 + |v|∞). A study's initial state and `dalembert check --state` are held to it.
 BOOST_SYMBOL_VISIBLE double constraint_tolerance(const State& s);
+
+/// How far a state is off the constraints of `system`, against the tolerances of a state on them:
+/// ‖A(q)v‖∞ (System::constraint_residual, constraint_tolerance) and, for a system with holonomic
+/// constraints g(q) = 0 (issue 28), ‖g(q)‖∞ (holonomic_tolerance).
+struct ConstraintViolation {
+  double velocity = 0.0, velocity_tolerance = 0.0;
+  int holonomic = 0;  ///< k: the number of holonomic constraints (0: no g)
+  double position = 0.0, position_tolerance = 0.0;
+  bool ok() const { return velocity <= velocity_tolerance && (holonomic == 0 || position <= position_tolerance); }
+  /// The residuals with their tolerances, e.g. "|g(q)| = 0.003 > 1e-12, |A(q)v| = 0 <= 1e-12" (|g| only with g).
+  std::string residuals() const;
+};
+BOOST_SYMBOL_VISIBLE ConstraintViolation constraint_violation(const System& system, const State& s);
 
 /// A registry that searches the study's plugin_paths first.
 BOOST_SYMBOL_VISIBLE std::unique_ptr<Registry> study_registry(const Study& study);

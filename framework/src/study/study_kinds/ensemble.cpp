@@ -11,6 +11,7 @@
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/core/json_input.hpp>
 #include <dalembert/study/study_kind.hpp>
+#include <dalembert/study/study_plan.hpp>
 #include <limits>
 
 using nlohmann::json;
@@ -26,6 +27,15 @@ State sample_member(const Study& st, const Registry& reg, const System& sys, con
   RandomStream rng(st.ensemble.seed, static_cast<std::uint64_t>(m));
   State s = s0;
   sampler->sample(rng, s0, s);
+  if (const ConstraintViolation off = constraint_violation(sys, s); off.holonomic > 0) {  // g(q) = 0 too (issue 28)
+    if (off.ok()) return s;
+    if (!st.initial.project || !sys.project(s) || !constraint_violation(sys, s).ok())
+      throw Error("sampler '" + st.ensemble.sampler.plugin + "' drew a state off the constraints (" + off.residuals() +
+                  ") for member " + std::to_string(m) +
+                  (st.initial.project ? std::string("; the projection did not reach them")
+                                      : "; set \"initial\": {\"project\": true} to project the drawn states"));
+    return s;
+  }
   const double r = sys.constraint_residual(s);
   if (r > 1e-12 * (1.0 + s.v.lpNorm<Eigen::Infinity>())) {
     if (!st.initial.project || !sys.project(s))

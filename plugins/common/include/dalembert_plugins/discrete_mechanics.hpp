@@ -20,6 +20,21 @@
 // (c_i, b_i) is a parameter: the midpoint rule (c = ½, b = 1) is the member of the paper (Sect. 5.4,
 // spec §3.1); the trapezoidal rule (c = 0, 1; b = ½, ½) and 2-point Gauss are the same code.
 // With forces switched off this is the DLA discretisation (spec §3.3).
+//
+// Holonomic constraints g(q) = 0 (issue 28): the model's distribution is then C = [A; ∂g/∂q]
+// (ConstrainedLagrangian: the last k of its r rows), and the discrete constraint imposes g at
+// position level in place of its velocity form, as SHAKE/RATTLE do (Hairer, Lubich & Wanner,
+// Geometric Numerical Integration, §VII.1, eqs. (1.21)–(1.22); Marsden & West, Acta Numerica 10
+// (2001), §3.5 "Constrained systems"):
+//   discrete constraint   ω(q0,q1)     = [ Σ b_i A(q_{c_i}) Δq/h ;  g(q1)/h ]
+// (g(q1)/h: the scale of the velocity rows; zero exactly when g(q1) = 0). The multipliers of the
+// two-step forms act through C(q_k)ᵀ (the frame B(q_k) of ker C(q_k) eliminates them in the
+// one-step form), which for g is SHAKE's force ∂g/∂q(q_k)ᵀΛ; π_{k+1} = B(q_{k+1})ᵀP^+ is RATTLE's
+// projection of the momentum onto the velocity form of g at q_{k+1}. MLA's discrete force F_d is the
+// reaction of A alone (F_nh = Aᵀλ_A, λ_A the multipliers of A's rows in the continuous field of
+// C): the reaction of g is SHAKE's multiplier. Without nonholonomic constraints this is the
+// midpoint (or trapezoidal, Gauss) variational integrator with SHAKE's constraint, order 2,
+// symmetric; |g(q_k)| stays at Newton's tolerance over any number of steps.
 // Every buffer is sized in bind(); no member allocates afterwards.
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -121,6 +136,8 @@ class DiscreteNonholonomicMechanics {
     forces_ = forces;
     n_ = model.dof();
     r_ = model.num_constraints();
+    k_hol_ = model.holonomic_count();
+    ra_ = r_ - k_hol_;
     field_.bind(model);
     frame_.bind(model);
     M_.resize(n_, n_);
@@ -146,11 +163,17 @@ class DiscreteNonholonomicMechanics {
     vd_.resize(n_);
     P_.resize(n_);
     w_.resize(n_ - r_);
+    gq_.resize(k_hol_);
+    Jg_.resize(k_hol_, n_);
   }
 
   int n() const { return n_; }
+  /// The rows of the constraint distribution C = [A; ∂g/∂q] (the discrete constraint ω has as many).
   int r() const { return r_; }
   int k() const { return n_ - r_; }
+  /// The holonomic constraints g (the last holonomic() rows of C and of ω) and the rows of A.
+  int holonomic() const { return k_hol_; }
+  int nonholonomic() const { return ra_; }
   bool forces() const { return forces_; }
   const DiscreteRule& rule() const { return rule_; }
   bool constant_mass() const { return constant_mass_; }
@@ -187,15 +210,27 @@ class DiscreteNonholonomicMechanics {
   void force_minus(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { force(q0, q1, h, 0, out); }
   void force_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) { force(q0, q1, h, 1, out); }
 
-  /// ω(q0,q1) = Σ b_i A(q_{c_i}) Δq/h  (r); midpoint: μ(q̄)Δq/h (spec 002 §3.1, eq. (43)).
+  /// ω(q0,q1) = Σ b_i A(q_{c_i}) Δq/h  (r); midpoint: μ(q̄)Δq/h (spec 002 §3.1, eq. (43)); with
+  /// holonomic constraints its last k rows are g(q1)/h (the header's note).
   void constraint(ConstVecRef q0, ConstVecRef q1, double h, VecRef omega) {
     v_ = (q1 - q0) / h;
     omega.setZero();
-    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      qc_ = q0 + rule_.nodes[i] * (q1 - q0);
-      model_->constraint_matrix(qc_, A_);
-      omega.noalias() += rule_.weights[i] * (A_ * v_);
+    if (k_hol_ == 0) {  // (the expressions of the seeds' runs, unchanged)
+      for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+        qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+        model_->constraint_matrix(qc_, A_);
+        omega.noalias() += rule_.weights[i] * (A_ * v_);
+      }
+      return;
     }
+    if (ra_ > 0)
+      for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+        qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+        model_->constraint_matrix(qc_, A_);
+        omega.head(ra_).noalias() += rule_.weights[i] * (A_.topRows(ra_) * v_);
+      }
+    model_->holonomic(q1, gq_);
+    omega.tail(k_hol_) = gq_ / h;
   }
 
   /// P^+(q0,q1) = D2L_d + F_d^+, a covector at q1 (spec 002 §3.1).
@@ -238,7 +273,7 @@ class DiscreteNonholonomicMechanics {
       J.noalias() -= (b * (1.0 - c)) * D_.transpose();
       J.noalias() -= (b * h * c * (1.0 - c)) * H_;
     }
-    if (!forces_) return;
+    if (!forces_ || (k_hol_ > 0 && ra_ == 0)) return;  // (g alone: F_d = 0)
     // − ∂F_d^−/∂u, column by column (step 1e-7 max(1, |u_j|), as the plugins' Newton differences).
     u_ = q1 - q0;
     for (int j = 0; j < n_; ++j) {
@@ -252,19 +287,35 @@ class DiscreteNonholonomicMechanics {
     }
   }
 
-  /// ∂ω(q0, q0+u)/∂u = Σ b_i [A(q_{c_i})/h + c_i DA[v](q_{c_i})] (r×n), DA[w]_{aj} = Σ_i ∂A_{ai}/∂q^j w_i.
+  /// ∂ω(q0, q0+u)/∂u = Σ b_i [A(q_{c_i})/h + c_i DA[v](q_{c_i})] (r×n), DA[w]_{aj} = Σ_i ∂A_{ai}/∂q^j w_i;
+  /// the rows of g: ∂g/∂q(q1)/h.
   void constraint_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
     v_ = (q1 - q0) / h;
     J.setZero();
-    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i], b = rule_.weights[i];
-      qc_ = q0 + c * (q1 - q0);
-      model_->constraint_matrix(qc_, A_);
-      J.noalias() += (b / h) * A_;
-      if (c == 0.0) continue;
-      contractions_.derivative(qc_, v_, DA_);
-      J.noalias() += (b * c) * DA_;
+    if (k_hol_ == 0) {  // (the expressions of the seeds' runs, unchanged)
+      for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+        const double c = rule_.nodes[i], b = rule_.weights[i];
+        qc_ = q0 + c * (q1 - q0);
+        model_->constraint_matrix(qc_, A_);
+        J.noalias() += (b / h) * A_;
+        if (c == 0.0) continue;
+        contractions_.derivative(qc_, v_, DA_);
+        J.noalias() += (b * c) * DA_;
+      }
+      return;
     }
+    if (ra_ > 0)
+      for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+        const double c = rule_.nodes[i], b = rule_.weights[i];
+        qc_ = q0 + c * (q1 - q0);
+        model_->constraint_matrix(qc_, A_);
+        J.topRows(ra_).noalias() += (b / h) * A_.topRows(ra_);
+        if (c == 0.0) continue;
+        contractions_.derivative(qc_, v_, DA_);
+        J.topRows(ra_).noalias() += (b * c) * DA_.topRows(ra_);
+      }
+    model_->holonomic_jacobian(q1, Jg_);
+    J.bottomRows(k_hol_).noalias() = (1.0 / h) * Jg_;
   }
 
   /// π^+(q0,q1) = B(q1)ᵀP^+(q0,q1) and π^−(q0,q1) = B(q0)ᵀP^−(q0,q1)  (spec 002 §3.1).
@@ -303,11 +354,15 @@ class DiscreteNonholonomicMechanics {
     pi.noalias() = B_.transpose() * P_;
   }
 
-  /// The extended reaction force F_nh(q,v) = A(q)ᵀλ(q,v) (spec 002 §2.0, eq. (16)).
+  /// The extended reaction force F_nh(q,v) = A(q)ᵀλ(q,v) (spec 002 §2.0, eq. (16)) of the rows of A
+  /// (with holonomic constraints λ is the field's for C = [A; ∂g/∂q], the reaction of g left out).
   void reaction_force(ConstVecRef q, ConstVecRef v, VecRef F) {
     field_.evaluate(0.0, q, v, qd_, vd_);
     model_->constraint_matrix(q, A_);
-    F.noalias() = A_.transpose() * field_.multiplier();
+    if (k_hol_ == 0)
+      F.noalias() = A_.transpose() * field_.multiplier();
+    else
+      F.noalias() = A_.topRows(ra_).transpose() * field_.multiplier().head(ra_);
   }
   /// The continuous field (for exact flows and reference solutions).
   NonholonomicVectorField& field() { return field_; }
@@ -353,7 +408,7 @@ class DiscreteNonholonomicMechanics {
   }
   void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
     out.setZero();
-    if (!forces_) return;
+    if (!forces_ || (k_hol_ > 0 && ra_ == 0)) return;  // (g alone: F_d = 0)
     v_ = (q1 - q0) / h;
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
       const double c = rule_.nodes[i];
@@ -362,14 +417,17 @@ class DiscreteNonholonomicMechanics {
       qc_ = q0 + c * (q1 - q0);
       field_.evaluate(0.0, qc_, v_, qd_, vd_);
       model_->constraint_matrix(qc_, A_);
-      out.noalias() += (h * rule_.weights[i] * w) * (A_.transpose() * field_.multiplier());
+      if (k_hol_ == 0)
+        out.noalias() += (h * rule_.weights[i] * w) * (A_.transpose() * field_.multiplier());
+      else  // F_nh of A's rows only (the header's note on holonomic constraints)
+        out.noalias() += (h * rule_.weights[i] * w) * (A_.topRows(ra_).transpose() * field_.multiplier().head(ra_));
     }
   }
 
   const ConstrainedLagrangian* model_ = nullptr;
   DiscreteRule rule_ = DiscreteRule::midpoint();
   bool forces_ = true, constant_mass_ = true;
-  int n_ = 0, r_ = 0;
+  int n_ = 0, r_ = 0, k_hol_ = 0, ra_ = 0;  // r_ = ra_ + k_hol_: the rows of A and of g
   NonholonomicVectorField field_;
   DistributionFrame frame_;
   Mat M_, A_, B_, MB_, S_;  // M_: constant M, or M(q) at the last point evaluated
@@ -377,6 +435,8 @@ class DiscreteNonholonomicMechanics {
   ConstraintContractions contractions_;
   Eigen::LLT<Mat> S_llt_;
   Vec qc_, v_, g_, kg_, qd_, vd_, P_, w_, u_, fp_, fm_, q1p_;
+  Vec gq_;   // g(q1)
+  Mat Jg_;   // ∂g/∂q(q1)
 };
 
 }  // namespace dalembert
