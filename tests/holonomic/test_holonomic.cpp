@@ -24,7 +24,7 @@
 #include <numbers>
 
 #include "../../plugins/systems/cartesian_pendulum/pendulum_exact.hpp"
-#include "../../plugins/systems/whipple_bicycle/whipple_linearisation.hpp"
+#include <dalembert/core/model_linearisation.hpp>
 #include "../../plugins/systems/whipple_bicycle/whipple_model.hpp"
 #include "exact_discrete/ed_support.hpp"
 
@@ -326,7 +326,7 @@ TEST_CASE("whipple_bicycle plugin: its continuous field at Basu-Mandal's state i
   Vec qd(8), vd(8);
   field.evaluate(0.0, s.q, s.v, qd, vd);
   const Eigen::Matrix<double, 8, 1> q = s.q, v = s.v;
-  const auto acc = linear_stability::constrained_acceleration(b, q, v);
+  const auto acc = linearisation::constrained_acceleration(b, q, v);
   const double rel = (vd - acc.qdd).lpNorm<Eigen::Infinity>() / acc.qdd.lpNorm<Eigen::Infinity>();
   report("bicycle: plugin field vs model test's index-1 solve, max relative", rel);
   INFO("plugin " << vd.transpose() << "\nmodel  " << acc.qdd.transpose());

@@ -302,16 +302,13 @@ TEST_CASE("linear_stability study: the rolling disk's critical speed and eigenva
   CHECK_THAT(report, Catch::Contains("### Eigenvalues at the listed values"));
 }
 
-TEST_CASE("linear_stability study: the prepared bicycle study's 73 claims hold on the model", "[linear_stability]") {
-  // studies/bicycle/eigenvalues_bicycle.json.pending runs once the whipple_bicycle plugin exists
-  // (issue 28 item 3); until then the test fixture 'linear_bicycle' gives the same model and family.
-  // Its claims: the 44 eigenvalues of Meijaard's Table 2 (|delta| <= 1e-12, relative for the
-  // castering root) on the tracked branches, the three critical speeds to 1e-12, the stable range.
-  const std::string file = std::string(DALEMBERT_SOURCE_DIR) + "/studies/bicycle/eigenvalues_bicycle.json.pending";
+TEST_CASE("linear_stability study: the bicycle study's 73 claims hold on the whipple_bicycle plugin", "[linear_stability]") {
+  // studies/bicycle/eigenvalues_bicycle.json. Its claims: the 44 eigenvalues of Meijaard's Table 2
+  // (|delta| <= 1e-12, relative for the castering root) on the tracked branches, the three critical
+  // speeds to 1e-12, the stable range.
+  const std::string file = std::string(DALEMBERT_SOURCE_DIR) + "/studies/bicycle/eigenvalues_bicycle.json";
   json j = json::parse(read_all(file));
   REQUIRE(j["system"]["plugin"] == "whipple_bicycle");
-  j["system"]["plugin"] = "linear_bicycle";
-  j["plugin_paths"] = {std::string(DALEMBERT_TEST_FIXTURE_DIR) + "/linear_bicycle"};
   j.erase("figures");
   const test::TempDir dir("stability_bicycle");
   const RunReport rep = test::run_quietly(parse_study(j, file), dir / "run");

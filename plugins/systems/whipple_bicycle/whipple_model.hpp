@@ -44,7 +44,7 @@
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/math/forward_derivatives.hpp>
 
-#include "nested_duals.hpp"
+#include <dalembert/math/nested_duals.hpp>
 
 namespace dalembert::whipple {
 
