@@ -6,6 +6,7 @@
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/math/se2.hpp>
+#include <dalembert/math/so3_group.hpp>
 
 namespace dalembert {
 
@@ -14,6 +15,7 @@ LieGroupModel::~LieGroupModel() = default;
 const char* to_string(LieGroup g) {
   switch (g) {
     case LieGroup::SE2: return "SE(2)";
+    case LieGroup::SO3: return "SO(3)";
   }
   return "?";
 }
@@ -21,6 +23,15 @@ const char* to_string(LieGroup g) {
 int group_dimension(LieGroup g) {
   switch (g) {
     case LieGroup::SE2: return SE2::dim;
+    case LieGroup::SO3: return SO3::dim;
+  }
+  throw Error("unknown Lie group");
+}
+
+int group_coordinates(LieGroup g) {
+  switch (g) {
+    case LieGroup::SE2: return SE2::coordinates;
+    case LieGroup::SO3: return SO3::coordinates;
   }
   throw Error("unknown Lie group");
 }
@@ -32,20 +43,30 @@ namespace {
 Eigen::Matrix3d group_jacobian(const LieGroupModel& m, ConstVecRef q) {
   switch (m.group()) {
     case LieGroup::SE2: return SE2::body_jacobian(q[m.shape_dim()]);
+    case LieGroup::SO3: break;
   }
-  throw Error("unknown Lie group");
+  throw Error(std::string("the coordinate form (q̇ = v) of a LieGroupModel is not defined on ") + to_string(m.group()) +
+              " (q holds a quaternion, v the body angular velocity)");
 }
 }  // namespace
 
 void reduced_velocity(const LieGroupModel& m, ConstVecRef q, ConstVecRef v, VecRef z) {
   const int nr = m.shape_dim();
   z.head(nr) = v.head(nr);
+  if (m.group() == LieGroup::SO3) {  // v already holds the body angular velocity
+    z.segment<3>(nr) = v.segment<3>(nr);
+    return;
+  }
   z.segment<3>(nr) = group_jacobian(m, q) * v.segment<3>(nr);
 }
 
 void coordinate_velocity(const LieGroupModel& m, ConstVecRef q, ConstVecRef z, VecRef v) {
   const int nr = m.shape_dim();
   v.head(nr) = z.head(nr);
+  if (m.group() == LieGroup::SO3) {
+    v.segment<3>(nr) = z.segment<3>(nr);
+    return;
+  }
   v.segment<3>(nr) = group_jacobian(m, q).transpose() * z.segment<3>(nr);  // orthogonal for SE(2)
 }
 
@@ -92,7 +113,8 @@ void coordinate_force(const LieGroupModel& m, double t, ConstVecRef q, ConstVecR
   Vec fr(nr), fg(d);
   m.forces(t, q, v, fr, fg);
   f.head(nr) = fr;
-  f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, q̇⟩
+  if (m.group() == LieGroup::SO3) f.segment(nr, d) = fg;  // v is the body velocity: ⟨f_g, ξ⟩ = ⟨f_g, v⟩
+  else f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, q̇⟩
 }
 
 void constrained_acceleration(const LieGroupModel& m, double t, ConstVecRef q, ConstVecRef v, VecRef qddot) {
