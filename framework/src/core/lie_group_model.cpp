@@ -43,30 +43,21 @@ namespace {
 Eigen::Matrix3d group_jacobian(const LieGroupModel& m, ConstVecRef q) {
   switch (m.group()) {
     case LieGroup::SE2: return SE2::body_jacobian(q[m.shape_dim()]);
-    case LieGroup::SO3: break;
+    case LieGroup::SO3: return Eigen::Matrix3d::Identity();  // v holds the body angular velocity: ξ = v
   }
-  throw Error(std::string("the coordinate form (q̇ = v) of a LieGroupModel is not defined on ") + to_string(m.group()) +
-              " (q holds a quaternion, v the body angular velocity)");
+  throw Error("unknown Lie group");
 }
 }  // namespace
 
 void reduced_velocity(const LieGroupModel& m, ConstVecRef q, ConstVecRef v, VecRef z) {
   const int nr = m.shape_dim();
   z.head(nr) = v.head(nr);
-  if (m.group() == LieGroup::SO3) {  // v already holds the body angular velocity
-    z.segment<3>(nr) = v.segment<3>(nr);
-    return;
-  }
   z.segment<3>(nr) = group_jacobian(m, q) * v.segment<3>(nr);
 }
 
 void coordinate_velocity(const LieGroupModel& m, ConstVecRef q, ConstVecRef z, VecRef v) {
   const int nr = m.shape_dim();
   v.head(nr) = z.head(nr);
-  if (m.group() == LieGroup::SO3) {
-    v.segment<3>(nr) = z.segment<3>(nr);
-    return;
-  }
   v.segment<3>(nr) = group_jacobian(m, q).transpose() * z.segment<3>(nr);  // orthogonal for SE(2)
 }
 
@@ -113,11 +104,13 @@ void coordinate_force(const LieGroupModel& m, double t, ConstVecRef q, ConstVecR
   Vec fr(nr), fg(d);
   m.forces(t, q, v, fr, fg);
   f.head(nr) = fr;
-  if (m.group() == LieGroup::SO3) f.segment(nr, d) = fg;  // v is the body velocity: ⟨f_g, ξ⟩ = ⟨f_g, v⟩
-  else f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, q̇⟩
+  f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, v⟩
 }
 
 void constrained_acceleration(const LieGroupModel& m, double t, ConstVecRef q, ConstVecRef v, VecRef qddot) {
+  if (m.group() != LieGroup::SE2)
+    throw Error(std::string("lie::constrained_acceleration needs q̇ = v, which ") + to_string(m.group()) +
+                " systems do not have (q holds a quaternion, v the body angular velocity)");
   const int n = m.reduced_dim(), k = m.shape_dim() + m.num_symmetry_directions();
   Mat M(n, n), B(n, k), Bp(n, k), Bm(n, k);
   Vec f(n);

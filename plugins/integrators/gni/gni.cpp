@@ -314,10 +314,11 @@ class GNI final : public Integrator {
     impl_->set_name(name());
     impl_->bind(s);
   }
+  // before bind(): what the SE(2) form said before issue 29 (its traits, its names without a layout)
   Traits traits() const override { return impl_ ? impl_->traits() : GNIOnSE2(init_).traits(); }
   void quantity_names(std::vector<std::string>& names) const override {
     if (impl_) impl_->quantity_names(names);
-    else names.clear();
+    else GNIOnSE2(init_).quantity_names(names);
   }
   void discrete_quantities(double* out) const override { impl_->discrete_quantities(out); }
   void start(const State& s) override { impl_->start(s); }

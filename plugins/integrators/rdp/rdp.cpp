@@ -299,8 +299,8 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rdp";
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";  // 1.1: symmetric only without shape and forces (issue 27)
-  d.summary = "Reduced d'Alembert-Pontryagin integrator on shape x SE(2) (order 2 with Legendre init, alpha = 1/2)";
+  d.version = "1.2.0";  // 1.1: symmetric only without shape and forces (issue 27); 1.2: SO(3) (issue 29)
+  d.summary = "Reduced d'Alembert-Pontryagin integrator on shape x SE(2) or SO(3) (order 2 with Legendre init, alpha = 1/2)";
   d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 5; spec 001 Sec 3.3";
   ParamSpec ret{"retraction", ParamType::String, "exp1",
                 "exp1 (exp, dexp^-1 ~ I - ad/2: the paper's scheme), exp2 (eq. 42), exp (exact dexp^-1), cay (Cayley, eq. 44)"};
@@ -319,7 +319,7 @@ PluginDescriptor describe() {
     o.legendre = p.string("init") == "legendre";
     return std::make_unique<RDP>(o);
   };
-  // bind() also checks SE(2) and a constant locked inertia: true of every shipped LieGroupModel.
+  // bind() also checks a constant locked inertia: true of every shipped LieGroupModel.
   d.needs = fixed_needs({LieGroupModel::model_name});
   d.examples = {{"exp1", {{"retraction", "exp1"}}}, {"exp", {{"retraction", "exp"}}}, {"cay", {{"retraction", "cay"}}}};
   return d;

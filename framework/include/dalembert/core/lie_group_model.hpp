@@ -68,9 +68,9 @@ class BOOST_SYMBOL_VISIBLE LieGroupModel {
 };
 
 /// Conversions between the shared state (q, v) and the model's (r, g, u, ξ), allocation-free.
-/// reduced_velocity and coordinate_velocity serve every group; the coordinate-mass helpers
-/// (velocity_jacobian … coordinate_mass_is_constant) exist for SE(2) only, where q̇ = v, and throw
-/// an Error on SO(3).
+/// "Coordinates" are those of v: on SE(2) q̇ = v, on SO(3) v = ω is already the body velocity, so
+/// the group block of J is the identity and the mass in v is 𝕄. constrained_acceleration (which
+/// moves q along v) and QuasiVelocityField need q̇ = v: SE(2) only, an Error on SO(3).
 namespace lie {
 
 /// z = (u, ξ) of coordinate velocities v at q.
