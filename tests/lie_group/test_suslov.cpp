@@ -116,11 +116,17 @@ TEST_CASE("suslov studies: orders 2, 2, 2, 2, 4 against the closed form", "[lie_
                        {"order GNI_cay 2", "order GNI_exp 2", "order RDP_cay 2", "order RDP_exp 2", "order RKMK4 4"});
 }
 
-TEST_CASE("suslov studies: energy errors of each scheme's order, the steady rotation reached", "[lie_group][suslov][studies]") {
+TEST_CASE("suslov studies: energy errors of each scheme's order, the approach to the steady rotation", "[lie_group][suslov][studies]") {
   const test::TempDir dir("suslov");
   test::require_claims(test::run_bundled_study("studies/suslov/energy_suslov.json", dir / "run"), 15,
                        {"GNI_cay energy O(h^2)", "RDP_cay energy O(h^2)", "RDP_exp energy O(h^2)", "RKMK4 energy O(h^4)",
-                        "GNI_cay steady rotation", "RKMK4 on D"});
+                        "GNI_cay psi(30)", "RKMK4 psi(30)", "RKMK4 on D"});
+}
+
+TEST_CASE("suslov studies: GNI's parasitic mode leaves the attracting steady rotation, RDP stays", "[lie_group][suslov][studies]") {
+  const test::TempDir dir("suslov");
+  test::require_claims(test::run_bundled_study("studies/suslov/gni_parasitic_suslov.json", dir / "run"), 4,
+                       {"GNI_cay leaves", "GNI_exp leaves", "GNI_cay repelling rotation", "RDP_cay stays"});
 }
 
 TEST_CASE("suslov studies: the attitude on SO(3) to 1e-14 over 1e6 steps", "[lie_group][suslov][studies][long]") {
