@@ -126,7 +126,8 @@ TEST_CASE("suslov studies: energy errors of each scheme's order, the approach to
 TEST_CASE("suslov studies: GNI's parasitic mode leaves the attracting steady rotation, RDP stays", "[lie_group][suslov][studies]") {
   const test::TempDir dir("suslov");
   test::require_claims(test::run_bundled_study("studies/suslov/gni_parasitic_suslov.json", dir / "run"), 4,
-                       {"GNI_cay leaves", "GNI_exp leaves", "GNI_cay repelling rotation", "RDP_cay stays"});
+                       {"GNI_cay leaves", "GNI_exp leaves", "GNI_cay repelling rotation", "RDP_cay stays", "GNI_cay parasitic rate",
+                        "GNI_exp parasitic rate"});
 }
 
 TEST_CASE("suslov studies: the attitude on SO(3) to 1e-14 over 1e6 steps", "[lie_group][suslov][studies][long]") {
