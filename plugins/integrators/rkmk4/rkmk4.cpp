@@ -112,8 +112,8 @@ PluginDescriptor describe() {
   d.summary = "Runge-Kutta-Munthe-Kaas of order 4 on SE(2) or SO(3) (exp map), for LieGroupModels without shape";
   d.seed = "issue 29; Munthe-Kaas, Appl. Numer. Math. 29 (1999), Algorithm 1";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<RKMK4>(); };
-  // bind() also refuses a model with shape variables (the connection's derivatives are not in the model).
-  d.needs = fixed_needs({LieGroupModel::model_name});
+  // no shape variables: the connection's derivatives are not in the model (bind() refuses them too)
+  d.needs = fixed_needs({LieGroupModel::model_name, "ShapeFree"});
   return d;
 }
 
