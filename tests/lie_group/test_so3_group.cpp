@@ -49,9 +49,10 @@ TEST_CASE("SO(3): dexp, dcay and their inverses (right-trivialised) against cent
       CHECK((SO3::dtau(r, x) - numeric_dtau(r, x)).cwiseAbs().maxCoeff() < 1e-9);
       CHECK((SO3::dtau(r, x) * SO3::dtau_inv(r, x) - M3::Identity()).cwiseAbs().maxCoeff() < 1e-14);
     }
-    // the truncations of dexp⁻¹ (spec 001 eq. 42) differ from the exact series at the next order
+    // the truncations of dexp⁻¹ (spec 001 eq. 42) differ from the exact series at the next order:
+    // ‖c(θ) x̂²‖_F = √2 c(θ) θ² with c ≤ 0.094 for θ ≤ 2.6 (0.118 θ² near 0), and (c − 1/12) ≤ θ²/600
     const double t = x.norm();
-    CHECK((SO3::dexp_inv(x, DexpInverse::FirstOrder) - SO3::dexp_inv(x)).norm() < 0.1 * t * t + 1e-15);
+    CHECK((SO3::dexp_inv(x, DexpInverse::FirstOrder) - SO3::dexp_inv(x)).norm() < 0.15 * t * t + 1e-15);
     CHECK((SO3::dexp_inv(x, DexpInverse::SecondOrder) - SO3::dexp_inv(x)).norm() < 0.01 * t * t * t * t + 1e-15);
   }
 }

@@ -1,6 +1,7 @@
 // The Suslov problem on SO(3) (issue 29): the system's closed form against a second method, the
 // schemes' claims through the bundled studies (studies/suslov/).
 #include <Eigen/Dense>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <dalembert/math/so3_group.hpp>
 
@@ -22,7 +23,7 @@ M3 default_inertia() {
 // A second method: Euclidean RK4 on (R, ω) ∈ R⁹ × R³ with Ṙ = Rω̂ and the Lagrange multiplier of
 // ⟨ω, e⟩ = 0 solved from d/dt⟨ω, e⟩ = 0: Iω̇ = Iω × ω + λe, λ = −⟨e, I⁻¹(Iω × ω)⟩ / ⟨e, I⁻¹e⟩
 // (Bloch §1.7; no group structure, no closed form). Global error O(h⁴): h = 2e-4 over T = 2 gives ~1e-14.
-struct Reference {
+struct EuclideanReference {
   M3 I, Iinv;
   V3 e;
   V3 wdot(const V3& w) const {
@@ -47,7 +48,7 @@ struct Reference {
 TEST_CASE("suslov: the closed form agrees with a Euclidean RK4 of the constrained Euler equations", "[lie_group][suslov]") {
   auto sys = test::registry().make_system("suslov", nullptr, "test");
   const State s0 = test::make_state({1, 0, 0, 0}, {1.0, 0.5, 0.0});
-  Reference ref{default_inertia(), default_inertia().inverse(), V3::UnitZ()};
+  EuclideanReference ref{default_inertia(), default_inertia().inverse(), V3::UnitZ()};
   for (double T : {0.5, 2.0, 10.0}) {
     State ex;
     sys->exact_solution(s0, T, ex);
@@ -71,7 +72,9 @@ TEST_CASE("suslov: for e an eigenvector of I, omega is constant and |I omega|^2 
   sys->exact_solution(s0, 3.0, ex);
   CHECK((ex.v - s0.v).lpNorm<Eigen::Infinity>() == 0.0);
   CHECK((SO3::rotation_at(ex.q) - SO3::exp(3.0 * V3(1.0, 0.5, 0.0))).cwiseAbs().maxCoeff() < 1e-14);
-  // every scheme keeps |Iω|² (diagnostic M2) to round-off on this motion
+  // RDP and RKMK4 keep |Iω|² (diagnostic M2) to round-off on this motion (ξ_k = ω solves their
+  // equations); GNI's internal ξ_k carries an O(h) D^⊥ part (its initialisation adds the constraint
+  // force over h/2), so its node ω moves at O(h²): measured 1.2e-6 at h = 0.05, bounded by 1e-2 h².
   std::vector<std::string> names;
   sys->diagnostic_names(names);
   const auto m2 = std::find(names.begin(), names.end(), "M2") - names.begin();
@@ -82,7 +85,7 @@ TEST_CASE("suslov: for e an eigenvector of I, omega is constant and |I omega|^2 
     const auto run = test::run(*sys, integ, params, s0, 0.05, 200);
     sys->diagnostics(run.states.back(), d.data());
     INFO(integ << " " << params.dump());
-    CHECK(std::abs(d[m2] - d0[m2]) < 1e-13);
+    CHECK(std::abs(d[m2] - d0[m2]) < (integ == "gni" ? 1e-2 * 0.05 * 0.05 : 1e-13));
   }
 }
 
