@@ -29,7 +29,7 @@ M3 numeric_dtau(Retraction r, const V3& x) {
 const V3 samples[] = {V3(0.3, -0.2, 0.5), V3(1e-3, 2e-3, -1e-3), V3(1.2, 0.7, -2.1), V3(0.05, 0.0, 0.02)};
 }  // namespace
 
-TEST_CASE("SO(3): exp and cay are rotations; exp is Rodrigues' formula; cay is the Cayley transform", "[lie_group][so3]") {
+TEST_CASE("SO(3): exp and cay are rotations, exp is Rodrigues' formula, cay is the Cayley transform", "[lie_group][so3]") {
   for (const V3& x : samples) {
     const M3 E = SO3::exp(x), C = SO3::cay(x);
     CHECK((E.transpose() * E - M3::Identity()).cwiseAbs().maxCoeff() < 1e-15);
@@ -57,7 +57,7 @@ TEST_CASE("SO(3): dexp, dcay and their inverses (right-trivialised) against cent
   }
 }
 
-TEST_CASE("SO(3): the quaternion of tau is tau's rotation; compose_at renormalises", "[lie_group][so3]") {
+TEST_CASE("SO(3): the quaternion of tau is tau's rotation, compose_at renormalises", "[lie_group][so3]") {
   for (const V3& x : samples)
     for (Retraction r : {Retraction::Exp, Retraction::Cayley}) {
       const Eigen::Quaterniond q = SO3::retract_quaternion(r, x);
