@@ -54,7 +54,7 @@ def main(steps_json, studies_json, readme):
     out.append("| integrator / system | h | ns/step | steps/s |")
     out.append("|---|---|---|---|")
     hs = {"chaotic_particle": 0.2, "particle": 0.2, "cvt": 0.1, "chaplygin_sleigh": 0.05, "snakeboard": 0.05,
-          "knife_edge": 0.1, "pendulum_3d": 0.05}
+          "knife_edge": 0.1, "pendulum_3d": 0.05, "whipple_bicycle": 0.001}
     for name, b in sorted(s.items()):
         if name.startswith("step/plugin/"):
             pair = name[len("step/plugin/"):]
@@ -80,6 +80,26 @@ def main(steps_json, studies_json, readme):
     out.append(f"| odeint runge_kutta4, hand RHS / hand-written RK4 | {r('step/odeint_hand_rhs/rk4/chaotic_particle', 'step/hand/rk4/chaotic_particle')} | (info) |")
     out.append(f"| plugin RK4 / same code statically linked | {r(P + 'rk4/chaotic_particle', 'step/static/rk4/chaotic_particle')} | < 1.05× |")
     out.append(f"| plugin DLA / same code statically linked | {r(P + 'DLA/chaotic_particle', 'step/static/DLA/chaotic_particle')} | < 1.05× |")
+
+    # Issue 28 item 6: the Whipple bicycle (M(q), 4 rolling constraints, g(q) = 0), per step and a
+    # 10 s run at h = 1e-3 per integrator; the status lines come from these numbers.
+    bike = [(i, s.get(P + i + "/whipple_bicycle")) for i in ("dla", "mla", "rk4")]
+    runs = {name.split("/")[1]: b for name, b in st.items() if name.startswith("bicycle_10s/")}
+    if any(b for _, b in bike) or runs:
+        out.append("\n### Whipple bicycle (issue 28 item 6): upright at 5 m/s, h = 1e-3\n")
+        out.append("| integrator | µs/step (bench_steps, CPU) | 10 s run (10⁴ steps, bench_studies, wall) | target: 10 s run < 1 s |")
+        out.append("|---|---|---|---|")
+        for label, b in bike:
+            run = runs.get(label.upper())
+            per = f"{ns(b) / 1e3:.1f}" if b else "n/a"
+            wt = f"{wall(run) / 1e9:.3f} s" if run else "n/a"
+            status = ("**met**" if wall(run) < 1e9 else "**missed**") if run else "n/a"
+            out.append(f"| {label.upper()} | {per} | {wt} | {status} |")
+        out.append("\nPer-step times: `step/plugin/{dla,mla,rk4}/whipple_bicycle` from the plugin's first example "
+                   "state (upright, 5 m/s); the 10 s runs: `bench/whipple_10s.json` (the same state with a roll rate "
+                   "of 0.5 rad/s, projected onto the constraints; energy and constraint observers, every 100th step "
+                   "recorded), one thread. Zero heap allocations per step: tests/conformance (the Whipple bicycle "
+                   "under dla, mla, rk4).")
 
     out.append("\n### Figure studies (wall time, `dalembert run --no-plots` equivalent, all threads)\n")
     out.append("| study | steps | wall time | ns/step |")

@@ -72,6 +72,14 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
                   " components; system '" + s.name() + "' has " + std::to_string(n_));
     // One-step Newton on Δq (n unknowns); the multiplier form on (Δq, Λ) (n + r unknowns).
     newton_.resize(n_);
+    // M(q) (issue 28 item 6): the Newton Jacobian of the discrete Legendre transform holds ∂_q(M v)
+    // and ½∂²_q(vᵀMv) (and MLA's ∂F_d/∂u by differences), many times the residual's cost, and at
+    // small h it is dominated by M/h, which changes by O(h) per step: the solvers keep it across
+    // iterations and steps (NewtonSolverT::reuse_jacobian; same root to the Newton tolerance). A
+    // constant M keeps a fresh Jacobian per iteration (the seeds' runs, unchanged).
+    reuse_jacobian_ = !model.constant_mass();
+    newton_.reuse_jacobian(reuse_jacobian_);
+    newton_multiplier_.reuse_jacobian(reuse_jacobian_);
     u_.resize(n_);
     jac_[0].resize(n_);
     newton_multiplier_.resize(n_ + r_);
@@ -99,6 +107,9 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   void expect_step(double h) override { h_hint_ = h; }
 
   void start(const State& s) override {
+    newton_.invalidate_jacobian();  // a new state: the kept Jacobian (M(q)) is of another residual
+    newton_multiplier_.invalidate_jacobian();
+    h_jacobian_ = 0.0;
     q_ = s.q;
     t_ = s.t;
     steps_ = 0;
@@ -129,6 +140,11 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     // Restart only when the state was moved from outside (an impact, a new run); the runner
     // rewrites t as t0 + k h, which may differ from our sum of steps by round-off.
     if (s.q.size() != n_ || s.q != q_ || std::abs(s.t - t_) > 1e-9 * (1.0 + std::abs(t_))) start(s);
+    if (reuse_jacobian_ && h != h_jacobian_) {  // the kept Jacobian is one of another step size
+      newton_.invalidate_jacobian();
+      newton_multiplier_.invalidate_jacobian();
+      h_jacobian_ = h;
+    }
     NewtonReport rep;
     double matching = 0.0;
     if (q1_pending_) {
@@ -292,6 +308,8 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   long steps_ = 0;
   double t_ = 0.0;
   bool model_jacobian_;
+  bool reuse_jacobian_ = false;  // M(q): Newton keeps its Jacobian across steps (bind())
+  double h_jacobian_ = 0.0;      // the step size of the kept Jacobian
   bool have_prev_ = false, q1_pending_ = false;
   double h_hint_ = 0.0;  // StepAware: the runner's h for the next start() (0: none)
   double h_last_ = 0.0;  // the step size of the last step (0: none since start())

@@ -120,6 +120,9 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
     m.constraint_derivative(q, q, DA);
   };
   static constexpr bool hand_coriolis = requires(const Model& m, const VecN& q, VecN& c) { m.coriolis(q, q, c); };
+  /// The model lists the coordinates its M(q) depends on (`static constexpr std::array<int, m>
+  /// mass_coordinates`): the derivatives of M take m AD directions instead of n (forward_derivatives.hpp).
+  static constexpr bool listed_mass_coordinates = configuration_mass && requires { Model::mass_coordinates.size(); };
 
   void bind(const Model& model) { model_ = &model; }
   const Model& model() const { return *model_; }
@@ -152,6 +155,8 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void coriolis(const auto& q, const auto& v, auto&& c) const {
     if constexpr (hand_coriolis)
       model_->coriolis(q, v, c);
+    else if constexpr (listed_mass_coordinates)
+      ad::coriolis_listed<N>(*model_, Model::mass_coordinates, q, v, c);
     else if constexpr (configuration_mass)
       ad::coriolis<N>(*model_, q, v, c);
     else
@@ -159,14 +164,18 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   }
   /// ½∂_q(vᵀM(q)v); zero for a constant M.
   void kinetic_gradient(const auto& q, const auto& v, auto&& k) const {
-    if constexpr (configuration_mass)
+    if constexpr (listed_mass_coordinates)
+      ad::kinetic_gradient_listed<N>(*model_, Model::mass_coordinates, q, v, k);
+    else if constexpr (configuration_mass)
       ad::kinetic_gradient<N>(*model_, q, v, k);
     else
       k.setZero();
   }
   /// ∂_q(M(q)v) (n×n); zero for a constant M.
   void mass_derivative(const auto& q, const auto& v, auto&& D) const {
-    if constexpr (configuration_mass)
+    if constexpr (listed_mass_coordinates)
+      ad::mass_derivative_listed<N>(*model_, Model::mass_coordinates, q, v, D);
+    else if constexpr (configuration_mass)
       ad::mass_derivative<N>(*model_, q, v, D);
     else
       D.setZero();
