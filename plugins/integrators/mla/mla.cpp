@@ -184,6 +184,10 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
         J.bottomRightCorner(r_, r_).setZero();
       };
       rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
+      if (reuse_jacobian_ && !(rep.residual_norm <= fail_residual_)) {  // as in solve()
+        newton_multiplier_.invalidate_jacobian();
+        rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
+      }
       check(rep);
       q_next_ = q_ + w_.head(n_);
     }
@@ -255,7 +259,13 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       J.topRows(k_).noalias() = B_.transpose() * JP_;
       dm_.constraint_jacobian(q_, q_next_, h, J.bottomRows(r_));
     };
-    const NewtonReport rep = newton_.solve(residual, jacobian, u_, opt_);
+    NewtonReport rep = newton_.solve(residual, jacobian, u_, opt_);
+    if (reuse_jacobian_ && !(rep.residual_norm <= fail_residual_)) {
+      // Stopped on a kept Jacobian with a residual above the failure threshold (its bound before
+      // the last step): once more from there with a fresh one, as without reuse.
+      newton_.invalidate_jacobian();
+      rep = newton_.solve(residual, jacobian, u_, opt_);
+    }
     check(rep);
     return rep;
   }

@@ -131,9 +131,11 @@ class NewtonSolverT {
     factored_ = false;
   }
   void invalidate_jacobian() { factored_ = false; }
-  /// A stale Jacobian is recomputed when ‖δ′‖ > kReuseContraction ‖δ‖, unless ‖δ′‖ ≤ kReuseFloor (1 + ‖u‖)
-  /// (round-off: the floor a stale Jacobian may stop at, 10³ below NewtonOptions::stagnation_floor).
-  static constexpr double kReuseContraction = 0.1, kReuseFloor = 1e-12;
+  /// A Jacobian kept from an earlier solve is recomputed when ‖δ′‖ > kReuseContraction ‖δ‖, unless
+  /// ‖δ′‖ ≤ kReuseFloor (1 + ‖u‖): round-off, where step ratios are noise (steps of 1e-15 to 1e-14 on
+  /// the Whipple bicycle at h = 1e-3, the unknowns added to coordinates of up to 10²), far below the
+  /// NewtonOptions::stagnation_floor a Jacobian of this solve may stop at.
+  static constexpr double kReuseContraction = 0.1, kReuseFloor = 1e-13;
 
   /// Solves R(u) = 0 from the initial guess in u. `residual(u, R)`, `jacobian(u, J)`.
   /// Throws StepFailure naming the residual and iterations if it does not converge.
@@ -141,6 +143,7 @@ class NewtonSolverT {
   NewtonReport solve(Residual&& residual, Jacobian&& jacobian, VecT& u, const NewtonOptions& opt) {
     NewtonReport rep;
     residual(u, r_);
+    bool refreshed = false;  // a Jacobian taken in this solve (not one kept from an earlier one)
     for (int it = 1; it <= opt.max_iterations; ++it) {
       if (opt.residual_tolerance > 0.0 && r_.template lpNorm<Eigen::Infinity>() <= opt.residual_tolerance) {
         rep.residual_norm = r_.template lpNorm<Eigen::Infinity>();
@@ -155,6 +158,7 @@ class NewtonSolverT {
           jacobian(u, J_);
         factor_and_solve(r_);
         factored_ = true;
+        refreshed = true;
       } else {
         solve_factored(r_);
       }
@@ -184,12 +188,16 @@ class NewtonSolverT {
       // floor (small steps that no longer shrink — e.g. unknowns scaled by 1/h² at small h).
       const bool small = next <= opt.tolerance * scale;
       bool stagnated = next <= opt.stagnation_floor * scale && next >= 0.5 * step;
-      if (reuse_ && !fresh && !small && next > kReuseContraction * step) {
-        // Slow contraction with a kept Jacobian: it is refreshed at the next iteration, unless the
-        // steps are at the round-off floor of a well-converged iterate (below kReuseFloor·(1 + ‖u‖),
-        // where step ratios are noise), where a fresh Jacobian would stagnate just the same.
-        stagnated = next <= kReuseFloor * scale;
-        if (!stagnated) factored_ = false;
+      if (reuse_ && !small && next > kReuseContraction * step) {
+        if (!refreshed) {
+          // Slow contraction with a Jacobian kept from an earlier solve: it is refreshed at the next
+          // iteration, unless the steps are at the round-off floor of a well-converged iterate
+          // (below kReuseFloor·(1 + ‖u‖), where step ratios are noise).
+          stagnated = next <= kReuseFloor * scale;
+          if (!stagnated) factored_ = false;
+        } else if (!stagnated) {
+          factored_ = false;  // as without reuse: a new Jacobian at the next iteration
+        }
       }
       if (small || stagnated) {
         u -= du_;
