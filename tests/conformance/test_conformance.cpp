@@ -220,7 +220,7 @@ TEST_CASE("the Whipple bicycle's steps allocate nothing under dla, mla and rk4",
     const auto report = conformance(reg, PluginKind::Integrator, integrator);
     int seen = 0;
     for (const auto& row : report.rows)
-      if (row.check == "allocation" && row.system == "whipple_bicycle") {
+      if (row.check == "allocation" && row.system.rfind("whipple_bicycle", 0) == 0) {  // "whipple_bicycle (example)"
         INFO(integrator << " on whipple_bicycle: " << format_conformance(report));
         CHECK(row.verdict == Verdict::Pass);
         ++seen;

@@ -24,6 +24,7 @@
 // 1e-7 max(1,|u_j|)); stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is
 // above 1e-9.
 #include <cmath>
+#include <limits>
 #include <dalembert_plugins/discrete_mechanics.hpp>
 #include <dalembert/core/step_aware.hpp>
 #include <dalembert/schemes/newton.hpp>
@@ -194,7 +195,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
         J.bottomRightCorner(r_, r_).setZero();
       };
       rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
-      if (reuse_jacobian_ && !(rep.residual_norm <= fail_residual_)) {  // as in solve()
+      if (reuse_jacobian_ && !kept_jacobian_converged(rep)) {  // as in solve()
         newton_multiplier_.invalidate_jacobian();
         rep = newton_multiplier_.solve(residual, jacobian, w_, opt_);
       }
@@ -275,14 +276,25 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       dm_.constraint_jacobian(q_, q_next_, h, J.bottomRows(r_));
     };
     NewtonReport rep = newton_.solve(residual, jacobian, u_, opt_);
-    if (reuse_jacobian_ && !(rep.residual_norm <= fail_residual_)) {
-      // Stopped on a kept Jacobian with a residual above the failure threshold (its bound before
-      // the last step): once more from there with a fresh one, as without reuse.
+    if (reuse_jacobian_ && !kept_jacobian_converged(rep)) {
+      // Stopped on a kept Jacobian above the round-off of q_k + u, or with a residual above the
+      // failure threshold (its bound before the last step): once more from there with a fresh
+      // one, as without reuse.
       newton_.invalidate_jacobian();
       rep = newton_.solve(residual, jacobian, u_, opt_);
     }
     check(rep);
     return rep;
+  }
+
+  /// A solve on a kept Jacobian (M(q)) counts as converged if its residual is below the failure
+  /// threshold and, when it stopped at a round-off floor, its last step is within a few ulps of the
+  /// coordinates q_k + u (4ε(1 + ‖q_k‖∞)): the discrete constraint then holds at round-off as with
+  /// a fresh Jacobian (tests/configuration_mass: |ω| < 1e-13).
+  bool kept_jacobian_converged(const NewtonReport& rep) const {
+    if (!(rep.residual_norm <= fail_residual_)) return false;
+    const double ulps = 4.0 * std::numeric_limits<double>::epsilon() * (1.0 + q_.lpNorm<Eigen::Infinity>());
+    return !rep.stagnated || rep.step_norm <= ulps;
   }
 
   void multiplier_residual(const Vec& u, double h, Vec& R) {
