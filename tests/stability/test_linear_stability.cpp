@@ -316,9 +316,9 @@ TEST_CASE("linear_stability study: the bicycle study's 73 claims hold on the whi
                                  "self-stable to v_c", "v=0 castering -", "v=10 castering", "v=10 weave im 3"});
   const json& ls = rep.manifest.at("linear_stability");
   CHECK(ls.at("dimension") == 4);
-  CHECK(ls.at("family").at("variables") == json({"roll", "steer", "rolldot", "steerdot"}));
+  CHECK(ls.at("family").at("variables") == json({"roll", "steer", "roll_rate", "steer_rate"}));
   CHECK(ls.at("family").at("dependent") == json({"pitch"}));
-  CHECK(ls.at("family").at("held") == json({"rear_wheeldot"}));
+  CHECK(ls.at("family").at("held") == json({"rear_wheel_rate"}));
   REQUIRE(ls.at("critical").size() == 3);
   for (const auto& c : ls["critical"]) CHECK(c["bracket"].get<double>() <= 8 * kEps * c["value"].get<double>());
   CHECK(ls["critical"][1]["stability"] == "unstable -> stable");

@@ -29,9 +29,11 @@ class ConstraintResidual final : public Observer {
     holonomic_ = model && model->holonomic_count() > 0 ? model : nullptr;
   }
   void columns(std::vector<std::string>& c) const override {
-    c = {"constraint_residual"};
-    if (slot_ >= 0) c.push_back(kDiscrete);
-    if (holonomic_) c.push_back(kHolonomic);
+    c.clear();
+    c.reserve(3);
+    c.emplace_back("constraint_residual");
+    if (slot_ >= 0) c.emplace_back(kDiscrete);
+    if (holonomic_) c.emplace_back(kHolonomic);
   }
   void start(const State& s0) override {
     max_ = current_ = system_->constraint_residual(s0);
