@@ -389,5 +389,90 @@ int unlisted_mass_dependence(const Model& model, const Q& q, const std::array<in
   return -1;
 }
 
+// ----- V(q) and g(q) through the coordinates they depend on (issue 28 item 6) -----
+// The same device for the potential and the holonomic constraints: a model may list the
+// coordinates V and g depend on (`static constexpr std::array<int, m> potential_coordinates{...}`;
+// the bicycle's heights and front contact depend on roll, pitch and steer only). ∇V, ∂g/∂q, vᵀ∇²g v
+// and ∇²g w then take m directions instead of n — the listed entries are those of the n-direction
+// pass, the others zero.
+
+/// ∇V through the listed coordinates (zero along the others).
+template <int N, std::size_t Mdir, class Model, class Q, class G>
+void potential_gradient_listed(const Model& model, const std::array<int, Mdir>& coords, const Q& q, G&& g) {
+  const auto V = model.potential(seed_listed<N>(q, coords));
+  for (Eigen::Index i = 0; i < q.size(); ++i) g[i] = 0.0;
+  for (std::size_t s = 0; s < Mdir; ++s) g[coords[s]] = V.derivatives()[s];
+}
+
+/// ∂g/∂q through the listed coordinates (k×n; zero columns for the others).
+template <int N, int K, std::size_t Mdir, class Model, class Q, class J>
+void holonomic_jacobian_listed(const Model& model, Eigen::Index k, const std::array<int, Mdir>& coords, const Q& q,
+                               J&& jac) {
+  const auto g = holonomic_of<K>(model, k, seed_listed<N>(q, coords));
+  jac.setZero();
+  for (Eigen::Index a = 0; a < k; ++a)
+    for (std::size_t s = 0; s < Mdir; ++s) jac(a, coords[s]) = g[a].derivatives()[s];
+}
+
+/// x_i = q_i + δ w_i, plus ε_s for i = coords[s]: ∂g along the listed coordinates and their
+/// derivative along w in one pass.
+template <int N, std::size_t Mdir, class Q, class W>
+Matrix<DualOverDirection<static_cast<int>(Mdir)>, N> seed_hessian_direction_listed(const Q& q, const W& w,
+                                                                                  const std::array<int, Mdir>& coords) {
+  constexpr int m = static_cast<int>(Mdir);
+  const Eigen::Matrix<double, 1, 1> zero(0.0);
+  auto x = sized<Matrix<DualOverDirection<m>, N>>(q.size(), 1);
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    Matrix<Dual<1>, m> d;
+    for (int s = 0; s < m; ++s) d[s] = Dual<1>(coords[s] == i ? 1.0 : 0.0, zero);
+    x[i] = DualOverDirection<m>(Dual<1>(q[i], Eigen::Matrix<double, 1, 1>(w[i])), d);
+  }
+  return x;
+}
+
+/// holonomic_curvature through the listed coordinates: c_a = vᵀ∇²g_a v, ∇²g_a zero off the listed block.
+template <int N, int K, std::size_t Mdir, class Model, class Q, class V, class C>
+void holonomic_curvature_listed(const Model& model, Eigen::Index k, const std::array<int, Mdir>& coords, const Q& q,
+                                const V& v, C&& c) {
+  const auto g = holonomic_of<K>(model, k, seed_hessian_direction_listed<N>(q, v, coords));
+  for (Eigen::Index a = 0; a < k; ++a) {
+    double sum = 0.0;
+    for (std::size_t s = 0; s < Mdir; ++s) sum += g[a].derivatives()[s].derivatives()[0] * v[coords[s]];
+    c[a] = sum;
+  }
+}
+
+/// holonomic_hessian_times through the listed coordinates: row a of (∇²g_a) w, zero off the listed ones.
+template <int N, int K, std::size_t Mdir, class Model, class Q, class W, class H>
+void holonomic_hessian_times_listed(const Model& model, Eigen::Index k, const std::array<int, Mdir>& coords,
+                                    const Q& q, const W& w, H&& hw) {
+  const auto g = holonomic_of<K>(model, k, seed_hessian_direction_listed<N>(q, w, coords));
+  hw.setZero();
+  for (Eigen::Index a = 0; a < k; ++a)
+    for (std::size_t s = 0; s < Mdir; ++s) hw(a, coords[s]) = g[a].derivatives()[s].derivatives()[0];
+}
+
+/// The first coordinate outside `coords` along which V or g (K rows) has a nonzero derivative at q
+/// (a check of a model's potential_coordinates: −1 when there is none).
+template <int N, int K, class Model, class Q, std::size_t Mdir>
+int unlisted_potential_dependence(const Model& model, Eigen::Index k, const Q& q, const std::array<int, Mdir>& coords) {
+  const Eigen::Index n = q.size();
+  const auto x = seed_all<N>(q);
+  const auto V = model.potential(x);
+  Matrix<double, N> dV = derivatives_of(V, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    bool listed = false;
+    for (int c : coords) listed = listed || c == j;
+    if (listed) continue;
+    if (dV[j] != 0.0) return static_cast<int>(j);
+    if constexpr (K != 0) {
+      const auto g = holonomic_of<K>(model, k, x);
+      for (Eigen::Index a = 0; a < k; ++a)
+        if (derivatives_of(g[a], n)[j] != 0.0) return static_cast<int>(j);
+    }
+  }
+  return -1;
+}
+
 }  // namespace ad
 }  // namespace dalembert

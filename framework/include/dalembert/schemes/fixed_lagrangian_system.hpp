@@ -29,6 +29,8 @@
 //   static constexpr std::array<int, m> mass_coordinates{...};  the coordinates M(q) depends on
 //                                                   (every derivative of M then takes m AD
 //                                                   directions, not n; checked at construction)
+//   static constexpr std::array<int, m> potential_coordinates{...};  the coordinates V(q) and g(q)
+//                                                   depend on (the same for ∇V, ∂g/∂q, ∇²g w)
 //   static constexpr int holonomic = k;                            k holonomic constraints g(q) = 0
 //   void holonomic_constraint(const auto& q, auto&& g) const;      (issue 28; absent: k = 0), g(q), k
 // With g, the system's constraint distribution is C = [A; ∂g/∂q] (num_constraints() = r + k, the
@@ -155,6 +157,7 @@ class FixedLagrangianSystem : public LagrangianSystem,
   explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
     access_.bind(model_);
     if constexpr (Access::listed_mass_coordinates) check_mass_coordinates();
+    if constexpr (Access::listed_potential_coordinates) check_potential_coordinates();
   }
   FixedLagrangianSystem(const FixedLagrangianSystem&) = delete;  // access_ points into this object
   FixedLagrangianSystem& operator=(const FixedLagrangianSystem&) = delete;
@@ -272,6 +275,18 @@ class FixedLagrangianSystem : public LagrangianSystem,
       if (k >= 0)
         throw Error("FixedLagrangianSystem: the model's M(q) depends on coordinate " + std::to_string(k) +
                     ", which its mass_coordinates does not list");
+    }
+  }
+
+  /// The same for potential_coordinates: V(q) and g(q) along every unlisted coordinate.
+  void check_potential_coordinates() const {
+    for (const double base : {0.3, -0.7}) {
+      VecN q = ad::sized<VecN>(access_.n(), 1);
+      for (int i = 0; i < access_.n(); ++i) q[i] = base + 0.137 * i;
+      const int k = ad::unlisted_potential_dependence<N, K>(model_, K, q, CheckedModel::potential_coordinates);
+      if (k >= 0)
+        throw Error("FixedLagrangianSystem: the model's V(q) or g(q) depends on coordinate " + std::to_string(k) +
+                    ", which its potential_coordinates does not list");
     }
   }
 
