@@ -179,6 +179,12 @@ struct WhippleBodies {
 struct WhippleBicycleModel {
   static constexpr int dof = 8, constraints = 4, holonomic = 1;
   static constexpr int kX = 0, kY = 1, kYaw = 2, kRoll = 3, kPitch = 4, kSteer = 5, kRearWheel = 6, kFrontWheel = 7;
+  /// The coordinates M(q) depends on (the contact point and the wheel angles appear in none of M,
+  /// V, g, A; see the header): the framework differentiates M along these four only.
+  static constexpr std::array<int, 4> mass_coordinates{kYaw, kRoll, kPitch, kSteer};
+  /// The coordinates V (the heights of the mass centres) and g (the height of the front contact)
+  /// depend on: the framework differentiates them along these three only.
+  static constexpr std::array<int, 3> potential_coordinates{kRoll, kPitch, kSteer};
 
   // Meijaard et al. (2007), Table 1 (SI units). Inertias about the body's mass centre, in the axes
   // of the upright reference configuration (x forward, y right, z down); products are the matrix
