@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <chrono>
 #include <boost/numeric/odeint/stepper/runge_kutta4.hpp>
 #include <cmath>
 #include <cstdio>
@@ -62,6 +63,10 @@ State snakeboard_initial() {
 State knife_initial() { return make_state({0, 0, 0}, {0.8, 0, 0.8}); }
 // The strongly tilted rolling disk of issue 26 (θ₀ = 0.6, ψ̇ = ẋ = 0.5): exact_discrete's error control.
 State tilted_disk_initial() { return make_state({0, 0, 0, 0.6, 0}, {0.5, 0, 0, 0, 0.5}); }
+// A system plugin's example state (its descriptor's examples[i]): the Whipple bicycle upright at 5 m/s.
+State example_initial(const std::string& system, std::size_t i = 0) {
+  return registry().find(PluginKind::System, system, "bench").examples.at(i).state;
+}
 State pendulum_initial() {
   const double a = 3.0 * std::numbers::pi / 8.0;
   return make_state({std::cos(a), 0.0, std::sin(a), 0.0}, {0.2, 0.0, 0.2});
@@ -172,6 +177,11 @@ std::vector<PairSpec> pairs() {
       {"rodrigues_25/pendulum_3d", "pendulum_3d", "rodrigues_25", none, pendulum_initial(), 0.05},
       {"campello_27/pendulum_3d", "pendulum_3d", "campello_27", none, pendulum_initial(), 0.05},
       {"campello_30/pendulum_3d", "pendulum_3d", "campello_30", none, pendulum_initial(), 0.05},
+      // The Whipple bicycle (issue 28 item 6): M(q), four rolling constraints and g(q) = 0, upright
+      // at 5 m/s (the plugin's first example), h = 1e-3.
+      {"dla/whipple_bicycle", "whipple_bicycle", "dla", none, example_initial("whipple_bicycle"), 1e-3},
+      {"mla/whipple_bicycle", "whipple_bicycle", "mla", none, example_initial("whipple_bicycle"), 1e-3},
+      {"rk4/whipple_bicycle", "whipple_bicycle", "rk4", none, example_initial("whipple_bicycle"), 1e-3},
   };
 }
 
@@ -373,6 +383,7 @@ int profile(const std::string& arg) {
     in->bind(*sys);
     State s = p.initial;
     in->begin(s);
+    const auto t0 = std::chrono::steady_clock::now();
     for (long k = 0; k < steps; ++k) {
       in->advance(s, p.h);
       if ((k + 1) % kReset == 0) {
@@ -380,7 +391,8 @@ int profile(const std::string& arg) {
         in->begin(s);
       }
     }
-    std::printf("%s: %ld steps, q[0] = %.17g\n", label.c_str(), steps, s.q[0]);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%s: %ld steps, q[0] = %.17g, %.3f us/step (wall)\n", label.c_str(), steps, s.q[0], us / steps);
     return 0;
   }
   std::fprintf(stderr, "bench_steps: no pair '%s'\n", label.c_str());

@@ -48,13 +48,13 @@ def main(steps_json, studies_json, readme):
     out = []
     out.append(f"Machine: {cpu_model()}, {ctx.get('num_cpus')} CPUs @ {ctx.get('mhz_per_cpu')} MHz; "
                f"{platform.system()} {platform.release()}; build type Release (g++ -O3); "
-               f"date {ctx.get('date')}. Per-step times are CPU time (medians of the "
+               f"date {ctx.get('date')}; load average at the start {', '.join(f'{x:.1f}' for x in ctx.get('load_avg', []))}. Per-step times are CPU time (medians of the "
                f"repetitions); study times are wall time. Compare ratios within one run, not across machines.\n")
     out.append("### Per step, every integrator × system pair (plugins loaded through the registry)\n")
     out.append("| integrator / system | h | ns/step | steps/s |")
     out.append("|---|---|---|---|")
     hs = {"chaotic_particle": 0.2, "particle": 0.2, "cvt": 0.1, "chaplygin_sleigh": 0.05, "snakeboard": 0.05,
-          "knife_edge": 0.1, "pendulum_3d": 0.05}
+          "knife_edge": 0.1, "pendulum_3d": 0.05, "whipple_bicycle": 0.001}
     for name, b in sorted(s.items()):
         if name.startswith("step/plugin/"):
             pair = name[len("step/plugin/"):]
@@ -80,6 +80,28 @@ def main(steps_json, studies_json, readme):
     out.append(f"| odeint runge_kutta4, hand RHS / hand-written RK4 | {r('step/odeint_hand_rhs/rk4/chaotic_particle', 'step/hand/rk4/chaotic_particle')} | (info) |")
     out.append(f"| plugin RK4 / same code statically linked | {r(P + 'rk4/chaotic_particle', 'step/static/rk4/chaotic_particle')} | < 1.05× |")
     out.append(f"| plugin DLA / same code statically linked | {r(P + 'DLA/chaotic_particle', 'step/static/DLA/chaotic_particle')} | < 1.05× |")
+
+    # Issue 28 item 6: the Whipple bicycle (M(q), 4 rolling constraints, g(q) = 0), per step and a
+    # 10 s run at h = 1e-3 per integrator; the status lines come from these numbers.
+    bike = [(i, s.get(P + i + "/whipple_bicycle")) for i in ("dla", "mla", "rk4")]
+    runs = {name.split("/")[1]: b for name, b in st.items() if name.startswith("bicycle_10s/")}
+    if any(b for _, b in bike) or runs:
+        out.append("\n### Whipple bicycle (issue 28 item 6): upright at 5 m/s, h = 1e-3\n")
+        out.append("| integrator | µs/step (bench_steps, CPU) | 10 s run (10⁴ steps, bench_studies): CPU | wall | target: 10 s run < 1 s (CPU) |")
+        out.append("|---|---|---|---|---|")
+        for label, b in bike:
+            run = runs.get(label.upper())
+            per = f"{ns(b) / 1e3:.1f}" if b else "n/a"
+            cpu = f"{ns(run) / 1e9:.3f} s" if run else "n/a"
+            wt = f"{wall(run) / 1e9:.3f} s" if run else "n/a"
+            status = ("**met**" if ns(run) < 1e9 else "**missed**") if run else "n/a"
+            out.append(f"| {label.upper()} | {per} | {cpu} | {wt} | {status} |")
+        out.append("\nPer-step times: `step/plugin/{dla,mla,rk4}/whipple_bicycle` from the plugin's first example "
+                   "state (upright, 5 m/s); the 10 s runs: `bench/whipple_10s.json` (the same state with a roll rate "
+                   "of 0.5 rad/s, projected onto the constraints; energy and constraint observers, every 100th step "
+                   "recorded), one thread; the target is judged on the run's CPU time, which a shared machine does not "
+                   "inflate as it does the wall time (compare the two columns and the load average). Zero heap "
+                   "allocations per step: tests/conformance (the Whipple bicycle under dla, mla, rk4).")
 
     out.append("\n### Figure studies (wall time, `dalembert run --no-plots` equivalent, all threads)\n")
     out.append("| study | steps | wall time | ns/step |")

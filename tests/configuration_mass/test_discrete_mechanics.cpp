@@ -3,6 +3,7 @@
 // and exact_discrete plugins on an M(q) system. Independent numbers: central differences of L_d,
 // the constant-mass code path, fitted orders against a fine RK4 run, the exact flow's own error.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert_plugins/discrete_mechanics.hpp>
@@ -215,5 +216,61 @@ TEST_CASE("M(q): the Newton Jacobian from the model gives the central-difference
       CHECK((a.q - b.q).lpNorm<Eigen::Infinity>() < 1e-12);
       CHECK((a.q - s0.q).lpNorm<Eigen::Infinity>() > 0.1);
     }
+  }
+}
+
+TEST_CASE("momenta(): pi^- and pi^+ from one pass are momentum_minus and momentum_plus, bit for bit",
+          "[configuration_mass][discrete_mechanics]") {
+  TestSystem<BowlSleigh> sleigh("bowl_sleigh");
+  TestSystem<DenseParticle<false>> particle("dense_particle");
+  const Vec q0 = test::make_state({0.5, -0.2, 0.4}, {}).q, q1 = test::make_state({0.56, -0.17, 0.49}, {}).q;
+  for (const System* sys : {static_cast<const System*>(&sleigh), static_cast<const System*>(&particle)})
+    for (const auto& rule : {DiscreteRule::midpoint(), DiscreteRule::trapezoidal(), DiscreteRule::gauss2()})
+      for (const bool forces : {false, true}) {
+        INFO(sys->name() << " " << rule.name << (forces ? " MLA" : " DLA"));
+        DiscreteNonholonomicMechanics dm;
+        dm.bind(dynamic_cast<const ConstrainedLagrangian&>(*sys), rule, forces);
+        Vec minus(dm.k()), plus(dm.k()), both_minus(dm.k()), both_plus(dm.k());
+        dm.momentum_minus(q0, q1, 0.1, minus);
+        dm.momentum_plus(q0, q1, 0.1, plus);
+        dm.momenta(q0, q1, 0.1, both_minus, both_plus);
+        CHECK(both_minus == minus);
+        CHECK(both_plus == plus);
+        CHECK(plus != minus);
+      }
+}
+
+TEST_CASE("M(q): dla and mla's extrapolated Newton guess finds the same steps in fewer iterations",
+          "[configuration_mass][discrete_mechanics]") {
+  // guess_order 0: q_k + h v_k (no extrapolation); 5: from the last five increments. The root is
+  // the same to the Newton tolerance (1e-15 relative), grown over the steps by the dynamics.
+  TestSystem<BowlSleigh> sys("bowl_sleigh");
+  const State s0 = sleigh_state();
+  for (const std::string integrator : {"dla", "mla"}) {
+    INFO(integrator);
+    const State a = advance(sys, integrator, s0, 0.01, 300, {{"guess_order", 0}});
+    const State b = advance(sys, integrator, s0, 0.01, 300, {{"guess_order", 5}});
+    CHECK((a.q - b.q).lpNorm<Eigen::Infinity>() < 1e-12);
+    CHECK((a.q - s0.q).lpNorm<Eigen::Infinity>() > 0.1);
+    auto iterations = [&](int order) {
+      auto in = test::registry().make_integrator(integrator, {{"guess_order", order}}, "test");
+      in->bind(sys);
+      State s = s0;
+      in->begin(s);
+      std::vector<std::string> names;
+      in->quantity_names(names);
+      const auto at = std::find(names.begin(), names.end(), "newton_iterations") - names.begin();
+      std::vector<double> values(names.size());
+      double total = 0.0;
+      for (int k = 0; k < 300; ++k) {
+        in->advance(s, 0.01);
+        in->discrete_quantities(values.data());
+        total += values[at];
+      }
+      return total / 300.0;
+    };
+    const double plain = iterations(0), extrapolated = iterations(5);
+    INFO("mean Newton iterations per step: h v guess " << plain << ", extrapolated " << extrapolated);
+    CHECK(extrapolated < 0.75 * plain);
   }
 }

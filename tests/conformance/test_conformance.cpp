@@ -211,3 +211,21 @@ TEST_CASE("dalembert check on a system without a Lagrangian model checks its exa
   for (const char* listed : {"unknown plugin 'nosuch_plugin'", "systems: ", "integrators: ", "observers: ", "rk4"})
     CHECK(unknown.err.find(listed) != std::string::npos);
 }
+
+TEST_CASE("the Whipple bicycle's steps allocate nothing under dla, mla and rk4", "[conformance][allocation]") {
+  // Issue 28 item 6: M(q), four rolling constraints and g(q) = 0 — Newton's kept Jacobian (dla,
+  // mla) and the compiled M(q) field (rk4) stay off the heap.
+  const auto& reg = test::registry();
+  for (const char* integrator : {"dla", "mla", "rk4"}) {
+    const auto report = conformance(reg, PluginKind::Integrator, integrator);
+    int seen = 0;
+    for (const auto& row : report.rows)
+      if (row.check == "allocation" && row.system.rfind("whipple_bicycle", 0) == 0) {  // "whipple_bicycle (example)"
+        INFO(integrator << " on whipple_bicycle: " << format_conformance(report));
+        CHECK(row.verdict == Verdict::Pass);
+        ++seen;
+      }
+    INFO(integrator);
+    CHECK(seen >= 1);
+  }
+}

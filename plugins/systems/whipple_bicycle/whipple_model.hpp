@@ -37,6 +37,7 @@
 // with nested::constant so that even the third derivatives of g (the linearisation) compile.
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,14 @@ template <class S>
 using Vec3 = Eigen::Matrix<S, 3, 1>;
 template <class S>
 using Mat3 = Eigen::Matrix<S, 3, 3>;
+
+/// A value in an error message, as people write it: -1, 0.3, 1e+308 (std::to_string's fixed
+/// notation prints 1e308 as 309 digits and -1e-9 as -0.000000).
+inline std::string shown(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", x);
+  return text;
+}
 
 namespace detail {
 
@@ -170,6 +179,12 @@ struct WhippleBodies {
 struct WhippleBicycleModel {
   static constexpr int dof = 8, constraints = 4, holonomic = 1;
   static constexpr int kX = 0, kY = 1, kYaw = 2, kRoll = 3, kPitch = 4, kSteer = 5, kRearWheel = 6, kFrontWheel = 7;
+  /// The coordinates M(q) depends on (the contact point and the wheel angles appear in none of M,
+  /// V, g, A; see the header): the framework differentiates M along these four only.
+  static constexpr std::array<int, 4> mass_coordinates{kYaw, kRoll, kPitch, kSteer};
+  /// The coordinates V (the heights of the mass centres) and g (the height of the front contact)
+  /// depend on: the framework differentiates them along these three only.
+  static constexpr std::array<int, 3> potential_coordinates{kRoll, kPitch, kSteer};
 
   // Meijaard et al. (2007), Table 1 (SI units). Inertias about the body's mass centre, in the axes
   // of the upright reference configuration (x forward, y right, z down); products are the matrix
@@ -396,7 +411,7 @@ struct WhippleBicycleModel {
     }
     if (!converged || !std::isfinite(theta))
       throw std::runtime_error("whipple_bicycle: no pitch puts the front wheel on the ground at roll " +
-                               std::to_string(value_of(roll)) + ", steer " + std::to_string(value_of(steer)));
+                               shown(value_of(roll)) + ", steer " + shown(value_of(steer)));
     S th = nested::constant<S>(theta);
     for (int it = 0; it < (std::is_same_v<S, double> ? 1 : 2); ++it) {
       S value, slope;
@@ -442,13 +457,13 @@ struct WhippleBicycleModel {
     for (const auto& [name, value] : all)
       if (!std::isfinite(value)) refuse(name, "is not a finite number");
     for (const auto& [name, value] : {std::pair{"m_R", m_R}, {"m_B", m_B}, {"m_H", m_H}, {"m_F", m_F}})
-      if (!(value > 0.0)) refuse(name, "is a mass: it must be positive (got " + std::to_string(value) + ")");
+      if (!(value > 0.0)) refuse(name, "is a mass: it must be positive (got " + shown(value) + ")");
     for (const auto& [name, value] : {std::pair{"r_R", r_R}, {"r_F", r_F}})
-      if (!(value > 0.0)) refuse(name, "is a wheel radius: it must be positive (got " + std::to_string(value) + ")");
+      if (!(value > 0.0)) refuse(name, "is a wheel radius: it must be positive (got " + shown(value) + ")");
     if (!(g >= 0.0)) refuse("g", "is the gravitational acceleration: it must not be negative");
     if (!(std::abs(lambda) < std::numbers::pi / 2))
       refuse("lambda", "is the steering axis tilt from the vertical: it must lie in (-pi/2, pi/2) (got " +
-                           std::to_string(lambda) + ")");
+                           shown(lambda) + ")");
     check_wheel_inertia("I_Rxx", "I_Ryy", I_Rxx, I_Ryy);
     check_wheel_inertia("I_Fxx", "I_Fyy", I_Fxx, I_Fyy);
     check_body_inertia("I_B", I_Bxx, I_Byy, I_Bzz, I_Bxz);
@@ -540,8 +555,8 @@ struct WhippleBicycleModel {
     const double slack = 1e-12 * (p1 + p2 + yy);
     if (!(yy <= p1 + p2 + slack && p1 <= p2 + yy + slack && p2 <= p1 + yy + slack))
       refuse(name + "yy", "and the x-z moments violate the triangle inequality of a rigid body's principal moments "
-                          "(principal moments " + std::to_string(p1) + ", " + std::to_string(yy) + ", " +
-                              std::to_string(p2) + ")");
+                          "(principal moments " + shown(p1) + ", " + shown(yy) + ", " +
+                              shown(p2) + ")");
   }
 };
 

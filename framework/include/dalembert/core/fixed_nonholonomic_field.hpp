@@ -5,6 +5,10 @@
 // for any plugin system through its virtual interface; this one orders it so that a model's
 // closed-form products (apply_constraint, add_constraint_force) skip the structural zeros of A.
 // tests/framework/test_compiled_schemes.cpp checks that the two agree to round-off.
+// A configuration-dependent M(q) (issue 28 item 6; issue 32 item 1): the same field with the
+// velocity terms, M v̇ = −∇V − c(q,v) + Aᵀλ, c = Ṁv − ½∂_q(vᵀMv) (ad::coriolis, one AD pass), and
+// M(q) factorised at every evaluation (fixed-size LLT, no heap), as NonholonomicVectorField does:
+//   a = M⁻¹(−∇V − c),  B = M⁻¹Aᵀ,  λ = −(A B)⁻¹[A a + (∂A/∂q)[v]v],  v̇ = a + Bλ.
 #include <Eigen/Cholesky>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/model_access.hpp>
@@ -25,7 +29,9 @@ class FixedNonholonomicField {
 
   void bind(const Model& model) {
     access_.bind(model);
-    if constexpr (!Access::unit_mass) {
+    if constexpr (Access::configuration_mass) {
+      // M(q) is factorised where the field is evaluated (evaluate_configuration_mass)
+    } else if constexpr (!Access::unit_mass) {
       MatN M;
       access_.mass(VecN::Zero(), M);
       Eigen::LLT<MatN> llt(M);
@@ -39,7 +45,8 @@ class FixedNonholonomicField {
   /// Vectors are copied and scaled element by element (loops the compiler unrolls): on these tiny,
   /// often odd sizes, Eigen's packet stores followed by the model's scalar reads and writes stall on
   /// store forwarding; measured 1.4× slower per RK4 step on the chaotic particle (bench/README.md).
-  void evaluate(double, const VecN& q, const VecN& v, VecN& qdot, VecN& vdot) {
+  void evaluate(double t, const VecN& q, const VecN& v, VecN& qdot, VecN& vdot) {
+    if constexpr (Access::configuration_mass) return evaluate_configuration_mass(t, q, v, qdot, vdot);
     constexpr int N = Access::N;
     VecN a;  // a = −M⁻¹∇V
     access_.potential_gradient(q, a);
@@ -92,6 +99,45 @@ class FixedNonholonomicField {
     }
   }
   const VecR& multiplier() const { return lambda_; }
+
+  /// The field with M(q) (the header's formula), every matrix fixed-size.
+  void evaluate_configuration_mass(double, const VecN& q, const VecN& v, VecN& qdot, VecN& vdot) {
+    constexpr int N = Access::N;
+    VecN f, c;  // f = −∇V − c(q, v)
+    access_.potential_gradient(q, f);
+    access_.coriolis(q, v, c);
+    for (int i = 0; i < N; ++i) f[i] = -f[i] - c[i];
+    MatN M;
+    access_.mass(q, M);
+    const Eigen::LLT<MatN> mass_llt(M);
+    if (mass_llt.info() != Eigen::Success)
+      throw StepFailure("the mass matrix M(q) is not positive definite", 0.0);
+    VecN a = mass_llt.solve(f);  // a = M⁻¹f
+    if constexpr (R > 0) {
+      MatRN A;
+      access_.constraint_matrix(q, A);
+      const MatNR B = mass_llt.solve(A.transpose());  // B = M⁻¹Aᵀ
+      VecR rhs;
+      access_.curvature(q, v, rhs);  // (∂A/∂q)[v]v
+      rhs.noalias() += A * a;
+      const MatR C = A * B;
+      VecR lambda;
+      if constexpr (R == 1) {
+        if (!(C(0, 0) > 0.0)) singular();
+        lambda[0] = -rhs[0] / C(0, 0);
+      } else {
+        const Eigen::LLT<MatR> llt(C);
+        if (llt.info() != Eigen::Success) singular();
+        lambda = -llt.solve(rhs);
+      }
+      a.noalias() += B * lambda;
+      lambda_ = lambda;
+    }
+    for (int i = 0; i < N; ++i) {
+      vdot[i] = a[i];
+      qdot[i] = v[i];
+    }
+  }
 
  private:
   [[noreturn, gnu::cold, gnu::noinline]] static void singular() {

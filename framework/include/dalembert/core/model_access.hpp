@@ -120,6 +120,12 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
     m.constraint_derivative(q, q, DA);
   };
   static constexpr bool hand_coriolis = requires(const Model& m, const VecN& q, VecN& c) { m.coriolis(q, q, c); };
+  /// The model lists the coordinates its M(q) depends on (`static constexpr std::array<int, m>
+  /// mass_coordinates`): the derivatives of M take m AD directions instead of n (forward_derivatives.hpp).
+  static constexpr bool listed_mass_coordinates = configuration_mass && requires { Model::mass_coordinates.size(); };
+  /// The model lists the coordinates V(q) and g(q) depend on (`static constexpr std::array<int, m>
+  /// potential_coordinates`): ∇V, ∂g/∂q and g's second derivatives take m AD directions instead of n.
+  static constexpr bool listed_potential_coordinates = requires { Model::potential_coordinates.size(); };
 
   void bind(const Model& model) { model_ = &model; }
   const Model& model() const { return *model_; }
@@ -152,6 +158,8 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void coriolis(const auto& q, const auto& v, auto&& c) const {
     if constexpr (hand_coriolis)
       model_->coriolis(q, v, c);
+    else if constexpr (listed_mass_coordinates)
+      ad::coriolis_listed<N>(*model_, Model::mass_coordinates, q, v, c);
     else if constexpr (configuration_mass)
       ad::coriolis<N>(*model_, q, v, c);
     else
@@ -159,14 +167,18 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   }
   /// ½∂_q(vᵀM(q)v); zero for a constant M.
   void kinetic_gradient(const auto& q, const auto& v, auto&& k) const {
-    if constexpr (configuration_mass)
+    if constexpr (listed_mass_coordinates)
+      ad::kinetic_gradient_listed<N>(*model_, Model::mass_coordinates, q, v, k);
+    else if constexpr (configuration_mass)
       ad::kinetic_gradient<N>(*model_, q, v, k);
     else
       k.setZero();
   }
   /// ∂_q(M(q)v) (n×n); zero for a constant M.
   void mass_derivative(const auto& q, const auto& v, auto&& D) const {
-    if constexpr (configuration_mass)
+    if constexpr (listed_mass_coordinates)
+      ad::mass_derivative_listed<N>(*model_, Model::mass_coordinates, q, v, D);
+    else if constexpr (configuration_mass)
       ad::mass_derivative<N>(*model_, q, v, D);
     else
       D.setZero();
@@ -174,6 +186,8 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void potential_gradient(const auto& q, auto&& g) const {
     if constexpr (hand_potential_gradient)
       model_->potential_gradient(q, g);
+    else if constexpr (listed_potential_coordinates)
+      ad::potential_gradient_listed<N>(*model_, Model::potential_coordinates, q, g);
     else
       ad::potential_gradient<N>(*model_, q, g);
   }
@@ -210,7 +224,10 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   }
   /// ∂g/∂q (k×n), by AD.
   void holonomic_jacobian(const auto& q, auto&& J) const {
-    if constexpr (K > 0) ad::holonomic_jacobian<N, K>(*model_, K, q, J);
+    if constexpr (K > 0 && listed_potential_coordinates)
+      ad::holonomic_jacobian_listed<N, K>(*model_, K, Model::potential_coordinates, q, J);
+    else if constexpr (K > 0)
+      ad::holonomic_jacobian<N, K>(*model_, K, q, J);
   }
 
   /// Whether the model gives A(q)x and A(q)ᵀλ in closed form (apply_constraint, add_constraint_force):
@@ -233,7 +250,11 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void curvature(const auto& q, const auto& v, auto&& c) const {
     if constexpr (K > 0) {
       if constexpr (RA != 0) model_curvature(q, v, sized_segment<RA>(c, 0, ra()));
-      ad::holonomic_curvature<N, K>(*model_, K, q, v, sized_segment<K>(c, ra(), K));
+      if constexpr (listed_potential_coordinates)
+        ad::holonomic_curvature_listed<N, K>(*model_, K, Model::potential_coordinates, q, v,
+                                             sized_segment<K>(c, ra(), K));
+      else
+        ad::holonomic_curvature<N, K>(*model_, K, q, v, sized_segment<K>(c, ra(), K));
     } else {
       model_curvature(q, v, c);
     }
@@ -242,7 +263,11 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void constraint_derivative(const auto& q, const auto& w, auto&& DA) const {
     if constexpr (K > 0) {
       if constexpr (RA != 0) model_constraint_derivative(q, w, sized_block<RA, N>(DA, 0, 0, ra(), n()));
-      ad::holonomic_hessian_times<N, K>(*model_, K, q, w, sized_block<K, N>(DA, ra(), 0, K, n()));
+      if constexpr (listed_potential_coordinates)
+        ad::holonomic_hessian_times_listed<N, K>(*model_, K, Model::potential_coordinates, q, w,
+                                                 sized_block<K, N>(DA, ra(), 0, K, n()));
+      else
+        ad::holonomic_hessian_times<N, K>(*model_, K, q, w, sized_block<K, N>(DA, ra(), 0, K, n()));
     } else {
       model_constraint_derivative(q, w, DA);
     }

@@ -8,7 +8,8 @@
 //   * CompiledSchemes: the framework's explicit Runge–Kutta and nonholonomic Newmark templates
 //     compiled here with the model inlined and fixed-size Eigen types, which the rk2/rk4 and
 //     nonholonomic_newmark plugins use instead of their generic path (`compiled: false` turns it off;
-//     offered for a constant mass matrix and no external force);
+//     offered for fixed sizes and no external force; Newmark for a constant mass matrix only,
+//     Runge–Kutta for M(q) too);
 //   * Linearizable, when the model declares a family of steady motions (steady_family() and
 //     steady_state(); schemes/fixed_linearizable.hpp): the exact linearisation of its reduced
 //     dynamics, which the linear_stability study kind sweeps along the family.
@@ -25,6 +26,11 @@
 //   void mass(auto&& M) const;                                     constant M (absent: M = I), or
 //   void mass(const auto& q, auto&& M) const;                      M(q)
 //   void external_force(double t, const auto& q, const auto& v, auto&& f) const;   F(t, q, v), n
+//   static constexpr std::array<int, m> mass_coordinates{...};  the coordinates M(q) depends on
+//                                                   (every derivative of M then takes m AD
+//                                                   directions, not n; checked at construction)
+//   static constexpr std::array<int, m> potential_coordinates{...};  the coordinates V(q) and g(q)
+//                                                   depend on (the same for ∇V, ∂g/∂q, ∇²g w)
 //   static constexpr int holonomic = k;                            k holonomic constraints g(q) = 0
 //   void holonomic_constraint(const auto& q, auto&& g) const;      (issue 28; absent: k = 0), g(q), k
 // With g, the system's constraint distribution is C = [A; ∂g/∂q] (num_constraints() = r + k, the
@@ -66,7 +72,18 @@ class CompiledRungeKutta final : public CompiledStepper {
   CompiledRungeKutta(const Model& model, const ButcherTableau& tableau) : rk_(tableau) { field_.bind(model); }
   // flatten: the whole step (stages, field, model) in one function, whatever GCC's size heuristics
   // say (124 → 80 ns per RK4 step on the chaotic particle); stepping s in place, 80 → 68.
-  [[gnu::flatten]] void step(State& s, double h) override {
+  void step(State& s, double h) override {
+    // M(q): not flattened (the model's mass on duals, inlined into every stage, is more than GCC
+    // can take: an internal compiler error on the Whipple bicycle, and no gain at that size).
+    if constexpr (FixedAccess<Model>::configuration_mass)
+      step_in_place(s, h);
+    else
+      flat_step(s, h);
+  }
+
+ private:
+  [[gnu::flatten]] void flat_step(State& s, double h) { step_in_place(s, h); }
+  void step_in_place(State& s, double h) {
     // In place: the stages only read q and v, which change in the final combination, after every
     // evaluation that could throw StepFailure has succeeded — s is unchanged on failure.
     Eigen::Map<VecN> q(s.q.data()), v(s.v.data());
@@ -75,7 +92,6 @@ class CompiledRungeKutta final : public CompiledStepper {
     s.t += h;
   }
 
- private:
   FixedNonholonomicField<Model> field_;
   ExplicitRungeKuttaT<VecN> rk_;
 };
@@ -140,6 +156,8 @@ class FixedLagrangianSystem : public LagrangianSystem,
   template <class... Args>
   explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
     access_.bind(model_);
+    if constexpr (Access::listed_mass_coordinates) check_mass_coordinates();
+    if constexpr (Access::listed_potential_coordinates) check_potential_coordinates();
   }
   FixedLagrangianSystem(const FixedLagrangianSystem&) = delete;  // access_ points into this object
   FixedLagrangianSystem& operator=(const FixedLagrangianSystem&) = delete;
@@ -229,8 +247,11 @@ class FixedLagrangianSystem : public LagrangianSystem,
   // assume) -----
   static constexpr bool compiles_schemes =
       N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model;
+  /// Runge–Kutta also for a configuration-dependent M(q) (issue 28 item 6): the field factorises
+  /// M(q) at each evaluation and adds the Coriolis terms (core/fixed_nonholonomic_field.hpp).
+  static constexpr bool compiles_runge_kutta = N != Eigen::Dynamic && R != Eigen::Dynamic && !external_force_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
-    if constexpr (compiles_schemes)
+    if constexpr (compiles_runge_kutta)
       return std::make_unique<CompiledRungeKutta<CheckedModel>>(model_, tableau);
     else
       return nullptr;
@@ -243,6 +264,32 @@ class FixedLagrangianSystem : public LagrangianSystem,
   }
 
  private:
+  /// A model's mass_coordinates must list every coordinate M(q) depends on: checked on the full
+  /// n-direction AD pass at two generic configurations (a derivative along an unlisted coordinate
+  /// would be dropped from the Coriolis terms and the discrete Lagrangians).
+  void check_mass_coordinates() const {
+    for (const double base : {0.3, -0.7}) {
+      VecN q = ad::sized<VecN>(access_.n(), 1);
+      for (int i = 0; i < access_.n(); ++i) q[i] = base + 0.137 * i;
+      const int k = ad::unlisted_mass_dependence<N>(model_, q, CheckedModel::mass_coordinates);
+      if (k >= 0)
+        throw Error("FixedLagrangianSystem: the model's M(q) depends on coordinate " + std::to_string(k) +
+                    ", which its mass_coordinates does not list");
+    }
+  }
+
+  /// The same for potential_coordinates: V(q) and g(q) along every unlisted coordinate.
+  void check_potential_coordinates() const {
+    for (const double base : {0.3, -0.7}) {
+      VecN q = ad::sized<VecN>(access_.n(), 1);
+      for (int i = 0; i < access_.n(); ++i) q[i] = base + 0.137 * i;
+      const int k = ad::unlisted_potential_dependence<N, K>(model_, K, q, CheckedModel::potential_coordinates);
+      if (k >= 0)
+        throw Error("FixedLagrangianSystem: the model's V(q) or g(q) depends on coordinate " + std::to_string(k) +
+                    ", which its potential_coordinates does not list");
+    }
+  }
+
   CheckedModel model_;
   Access access_;
 };

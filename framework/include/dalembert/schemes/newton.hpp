@@ -116,23 +116,58 @@ class NewtonSolverT {
     }
   }
 
+  /// Simplified Newton across solves (issue 28 item 6), for residuals whose Jacobian is costly and
+  /// changes little from one solve to the next (the discrete Legendre transform of an M(q) system
+  /// at a small step: J ≈ M/h): the factorised Jacobian is kept after a solve and reused by the
+  /// next ones, and recomputed (at the current iterate) only when the iteration contracts slowly —
+  /// a step that did not shrink the next one by kReuseContraction — or when invalidate_jacobian()
+  /// says the residual changed (a new step size, a restart). The convergence test is unchanged
+  /// (‖δ′‖ ≤ tol(1 + ‖u‖), δ′ the next step), so the root is the same to that tolerance; only the
+  /// round-off floor test needs a fresh Jacobian (a stale one also gives steps that stop shrinking).
+  /// Chord method: Kelley, Solving Nonlinear Equations with Newton's Method (SIAM 2003), §2.3
+  /// (q-linear convergence with rate O(‖J_old − J(u*)‖)). Off by default.
+  void reuse_jacobian(bool on) {
+    reuse_ = on;
+    factored_ = false;
+  }
+  void invalidate_jacobian() { factored_ = false; }
+  /// A Jacobian kept from an earlier solve is recomputed when ‖δ′‖ > kReuseContraction ‖δ‖, unless
+  /// ‖δ′‖ ≤ kReuseFloor (1 + ‖u‖): round-off, where step ratios are noise (steps of 1e-15 to 1e-14 on
+  /// the Whipple bicycle at h = 1e-3, the unknowns added to coordinates of up to 10²), far below the
+  /// NewtonOptions::stagnation_floor a Jacobian of this solve may stop at.
+  static constexpr double kReuseContraction = 0.1, kReuseFloor = 1e-13;
+
   /// Solves R(u) = 0 from the initial guess in u. `residual(u, R)`, `jacobian(u, J)`.
   /// Throws StepFailure naming the residual and iterations if it does not converge.
   template <class Residual, class Jacobian>
   NewtonReport solve(Residual&& residual, Jacobian&& jacobian, VecT& u, const NewtonOptions& opt) {
     NewtonReport rep;
     residual(u, r_);
+    bool refreshed = false;  // a Jacobian taken in this solve (not one kept from an earlier one)
     for (int it = 1; it <= opt.max_iterations; ++it) {
       if (opt.residual_tolerance > 0.0 && r_.template lpNorm<Eigen::Infinity>() <= opt.residual_tolerance) {
         rep.residual_norm = r_.template lpNorm<Eigen::Infinity>();
         return rep;
       }
-      if (opt.finite_difference_jacobian)
-        finite_difference_jacobian(residual, u, J_, opt.fd_step);
-      else
-        jacobian(u, J_);
-      factor_and_solve(r_);
+      // Without reuse (the default) every iteration takes a fresh Jacobian.
+      const bool fresh = !reuse_ || !factored_;
+      if (fresh) {
+        if (opt.finite_difference_jacobian)
+          finite_difference_jacobian(residual, u, J_, opt.fd_step);
+        else
+          jacobian(u, J_);
+        factor_and_solve(r_);
+        factored_ = true;
+        refreshed = true;
+      } else {
+        solve_factored(r_);
+      }
       if (!du_.allFinite()) {
+        if (!fresh) {  // a stale factorisation: take a fresh one at the same u
+          factored_ = false;
+          continue;
+        }
+        factored_ = false;
         throw StepFailure("Newton: singular or non-finite Jacobian at iteration " + std::to_string(it),
                           r_.template lpNorm<Eigen::Infinity>(), it);
       }
@@ -144,12 +179,26 @@ class NewtonSolverT {
       const double step = du_.template lpNorm<Eigen::Infinity>();
       solve_factored(r_);
       const double next = du_.template lpNorm<Eigen::Infinity>();
-      if (!du_.allFinite()) continue;
+      if (!du_.allFinite()) {
+        factored_ = false;
+        continue;
+      }
       const double scale = 1.0 + u.template lpNorm<Eigen::Infinity>();
       // Converged: the next step is below tolerance; or the iteration has reached its round-off
       // floor (small steps that no longer shrink — e.g. unknowns scaled by 1/h² at small h).
       const bool small = next <= opt.tolerance * scale;
-      const bool stagnated = next <= opt.stagnation_floor * scale && next >= 0.5 * step;
+      bool stagnated = next <= opt.stagnation_floor * scale && next >= 0.5 * step;
+      if (reuse_ && !small && next > kReuseContraction * step) {
+        if (!refreshed) {
+          // Slow contraction with a Jacobian kept from an earlier solve: it is refreshed at the next
+          // iteration, unless the steps are at the round-off floor of a well-converged iterate
+          // (below kReuseFloor·(1 + ‖u‖), where step ratios are noise).
+          stagnated = next <= kReuseFloor * scale;
+          if (!stagnated) factored_ = false;
+        } else if (!stagnated) {
+          factored_ = false;  // as without reuse: a new Jacobian at the next iteration
+        }
+      }
       if (small || stagnated) {
         u -= du_;
         rep.step_norm = next;
@@ -158,6 +207,7 @@ class NewtonSolverT {
       }
       rep.step_norm = step;
     }
+    factored_ = false;
     throw StepFailure("Newton did not converge in " + std::to_string(opt.max_iterations) +
                           " iterations (last step " + to_short(rep.step_norm) + ")",
                       rep.residual_norm, opt.max_iterations);
@@ -191,6 +241,8 @@ class NewtonSolverT {
   MatT J_;
   SmallLU<MatT> small_lu_;
   Eigen::PartialPivLU<MatT> lu_;  // above SmallLU::kMax unknowns
+  bool reuse_ = false;     // reuse_jacobian()
+  bool factored_ = false;  // J_ and its factorisation hold a Jacobian of this residual
 };
 
 using NewtonSolver = NewtonSolverT<Eigen::VectorXd, Eigen::MatrixXd>;

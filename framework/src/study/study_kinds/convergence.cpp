@@ -8,7 +8,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/figure_schema.hpp>
 #include <dalembert/study/assembly.hpp>
-#include <dalembert/study/convergence_fit.hpp>
+#include <dalembert/study/order_entry.hpp>
 #include <dalembert/study/convergence_table.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/core/json_input.hpp>
@@ -67,21 +67,8 @@ json convergence_of(const Reduction& rd, std::size_t i, const State& ref, double
     for (const auto& [name, value] : rd.results[k].summary) row[name] = value;
     rows.push_back(row);
   }
-  const OrderFit fit = fit_order(hs, errs, st.plateau);
-  const int declared = rd.unit.plan.traits[i].order;
-  // Every error at the round-off plateau: the method is exact on this ladder (e.g. an exact
-  // flow); no order can be fitted and none is contradicted.
-  const bool at_round_off = fit.points_used < 2 && *std::max_element(errs.begin(), errs.end()) <= 100.0 * st.plateau;
-  const bool ok = at_round_off || (std::isfinite(fit.order) && std::abs(fit.order - declared) <= st.order_tolerance);
-  return {{"label", st.integrators[i].label},
-          {"declared_order", declared},
-          {"fitted_order", std::isfinite(fit.order) ? json(fit.order) : json(nullptr)},
-          {"successive_orders", fit.ratios},
-          {"points_used", fit.points_used},
-          {"used", fit.used},
-          {"agrees", ok},
-          {"status", at_round_off ? "round-off" : std::isfinite(fit.order) ? "fitted" : "not enough points"},
-          {"errors", rows}};
+  return order_entry(st.integrators[i].label, rd.unit.plan.traits[i].order, hs, errs, st.plateau, st.order_tolerance,
+                     std::move(rows));
 }
 
 void convergence(Reduction& rd) {

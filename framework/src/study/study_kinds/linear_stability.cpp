@@ -41,7 +41,7 @@
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <dalembert/study/assembly.hpp>
-#include <dalembert/study/convergence_fit.hpp>
+#include <dalembert/study/order_entry.hpp>
 #include <dalembert/study/crash_report.hpp>
 #include <dalembert/study/csv_writer.hpp>
 #include <dalembert/study/eigenvalue_branches.hpp>
@@ -522,19 +522,8 @@ class LinearStabilityKind : public StudyKind {
         errs.push_back(worst);
         rows.push_back({{"h", t.h}, {"eigenvalue_error", worst}});
       }
-      const OrderFit fit = fit_order(hs, errs, kDiscretePlateau);
-      const int declared = rd.unit.plan.traits[i].order;
-      const bool round_off = fit.points_used < 2 && *std::max_element(errs.begin(), errs.end()) <= 100.0 * kDiscretePlateau;
-      const bool ok = round_off || (std::isfinite(fit.order) && std::abs(fit.order - declared) <= st.order_tolerance);
-      conv.push_back({{"label", st.integrators[i].label},
-                      {"declared_order", declared},
-                      {"fitted_order", std::isfinite(fit.order) ? json(fit.order) : json(nullptr)},
-                      {"successive_orders", fit.ratios},
-                      {"points_used", fit.points_used},
-                      {"used", fit.used},
-                      {"agrees", ok},
-                      {"status", round_off ? "round-off" : std::isfinite(fit.order) ? "fitted" : "not enough points"},
-                      {"errors", rows}});
+      conv.push_back(order_entry(st.integrators[i].label, rd.unit.plan.traits[i].order, hs, errs, kDiscretePlateau,
+                                 st.order_tolerance, std::move(rows)));
     }
     csv.close();
     json cont = json::array();
