@@ -60,5 +60,6 @@ TEST_CASE("the registry gives a composition's needs as its stages declare them",
   CHECK(reg.needs(PluginKind::Integrator, "composition", tj, "test") ==
         Needs{"ConstrainedLagrangian", "Unforced", "treats HolonomicConstraints"});
   const nlohmann::json rk2 = {{"ode", "reduced"}};
-  CHECK(reg.needs(PluginKind::Integrator, "rk2", rk2, "test") == Needs{"LieGroupModel"});
+  // q̇ = B_D w: a LieGroupModel whose v are the time derivatives of q (SE(2), not SO(3); issue 29)
+  CHECK(reg.needs(PluginKind::Integrator, "rk2", rk2, "test") == Needs{"LieGroupModel", "CoordinateVelocities"});
 }

@@ -6,6 +6,7 @@
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/math/se2.hpp>
+#include <dalembert/math/so3_group.hpp>
 
 namespace dalembert {
 
@@ -14,6 +15,7 @@ LieGroupModel::~LieGroupModel() = default;
 const char* to_string(LieGroup g) {
   switch (g) {
     case LieGroup::SE2: return "SE(2)";
+    case LieGroup::SO3: return "SO(3)";
   }
   return "?";
 }
@@ -21,6 +23,15 @@ const char* to_string(LieGroup g) {
 int group_dimension(LieGroup g) {
   switch (g) {
     case LieGroup::SE2: return SE2::dim;
+    case LieGroup::SO3: return SO3::dim;
+  }
+  throw Error("unknown Lie group");
+}
+
+int group_coordinates(LieGroup g) {
+  switch (g) {
+    case LieGroup::SE2: return SE2::coordinates;
+    case LieGroup::SO3: return SO3::coordinates;
   }
   throw Error("unknown Lie group");
 }
@@ -32,6 +43,7 @@ namespace {
 Eigen::Matrix3d group_jacobian(const LieGroupModel& m, ConstVecRef q) {
   switch (m.group()) {
     case LieGroup::SE2: return SE2::body_jacobian(q[m.shape_dim()]);
+    case LieGroup::SO3: return Eigen::Matrix3d::Identity();  // v holds the body angular velocity: ξ = v
   }
   throw Error("unknown Lie group");
 }
@@ -92,10 +104,13 @@ void coordinate_force(const LieGroupModel& m, double t, ConstVecRef q, ConstVecR
   Vec fr(nr), fg(d);
   m.forces(t, q, v, fr, fg);
   f.head(nr) = fr;
-  f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, q̇⟩
+  f.segment(nr, d) = group_jacobian(m, q).transpose() * fg;  // ⟨f_g, ξ⟩ = ⟨Jᵀf_g, v⟩
 }
 
 void constrained_acceleration(const LieGroupModel& m, double t, ConstVecRef q, ConstVecRef v, VecRef qddot) {
+  if (m.group() != LieGroup::SE2)
+    throw Error(std::string("lie::constrained_acceleration needs q̇ = v, which ") + to_string(m.group()) +
+                " systems do not have (q holds a quaternion, v the body angular velocity)");
   const int n = m.reduced_dim(), k = m.shape_dim() + m.num_symmetry_directions();
   Mat M(n, n), B(n, k), Bp(n, k), Bm(n, k);
   Vec f(n);

@@ -40,6 +40,14 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},
       {"HolonomicConstraints", [](const System& s) { return lagrangian(s) && lagrangian(s)->holonomic_count() > 0; }},
+      {"ShapeFree", [](const System& s) {
+         const auto* lie = dynamic_cast<const LieGroupModel*>(&s);
+         return lie && lie->shape_dim() == 0;
+       }},
+      {"CoordinateVelocities", [](const System& s) {
+         const auto* lie = dynamic_cast<const LieGroupModel*>(&s);
+         return lagrangian(s) != nullptr || (lie && lie->group() == LieGroup::SE2);
+       }},
   };
   return all;
 }

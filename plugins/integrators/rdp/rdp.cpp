@@ -1,5 +1,6 @@
 // RDP, the reduced d'Alembert–Pontryagin integrator (seed 001 §5, eqs. 27–28; spec 001 §3.3) on a
-// trivial bundle Q = S × G with G = SE(2). Unknowns of step k: u_k ∈ R^{n_r} and s_k ∈ Rᶜ, with
+// trivial bundle Q = S × G with G = SE(2) or SO(3) (issue 29): one template, RDPOn<G>, on the group
+// structs of math/se2.hpp and math/so3_group.hpp (the same names: dtau_inv, compose_at, ...). Unknowns of step k: u_k ∈ R^{n_r} and s_k ∈ Rᶜ, with
 //     r_{k+α} = r_k + α h u_k,   ξ_k = E(r_{k+α}) s_k − A(r_{k+α}) u_k,   (∂_uℓ_k, μ_k) = 𝕄 (u_k, ξ_k)
 //     X_k = (dτ⁻¹_{hξ_k})ᵀ μ_k − μ⁻_k − h_f f_g,k,     μ⁻_k = (dτ⁻¹_{−hξ_{k−1}})ᵀ μ_{k−1}
 //   momentum   E(r_k)ᵀ X_k = 0                                                     (c equations)
@@ -19,8 +20,11 @@
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/math/se2.hpp>
+#include <dalembert/math/so3_group.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <limits>
+#include <memory>
+#include <type_traits>
 
 namespace {
 
@@ -33,22 +37,27 @@ struct Options {
   bool legendre = true;
 };
 
-class RDP final : public Integrator {
+/// An Integrator whose start() and step() the dispatching plugin below may call directly.
+struct OpenIntegrator : Integrator {
+  using Integrator::start;
+  using Integrator::step;
+};
+
+template <class G>
+class RDPOn final : public OpenIntegrator {
  public:
-  explicit RDP(Options o) : opt_(o) {}
+  explicit RDPOn(Options o) : opt_(o) {}
 
   void bind(const System& s) override {
     model_ = &require<LieGroupModel>(s, name());
-    if (model_->group() != LieGroup::SE2)
-      throw Error("integrator '" + name() + "' supports SE(2) systems only; system '" + s.name() + "' is on " +
-                  to_string(model_->group()));
     if (!model_->constant_locked_mass())
       throw Error("integrator '" + name() + "' needs a constant locked inertia (spec 001 §3.3); system '" + s.name() +
                   "' declares an r-dependent one");
     nr_ = model_->shape_dim();
     c_ = model_->num_symmetry_directions();
     k_ = nr_ + c_;
-    n_ = nr_ + 3;
+    n_ = nr_ + G::dim;
+    nq_ = nr_ + G::coordinates;
     ML_.resize(n_, n_);
     model_->locked_mass(Vec::Zero(nr_), ML_);
     for (Mat* m : {&Aa_, &Ak_, &An_}) m->resize(3, nr_);
@@ -60,7 +69,8 @@ class RDP final : public Integrator {
     size_llt(llt_, k_);
     lu_ = Eigen::PartialPivLU<Mat>(k_);
     for (Vec* v : {&x_, &xtry_, &dx_, &R_, &Rp_, &Rm_, &tk_}) v->resize(k_);
-    for (Vec* v : {&z_, &pz_, &pnode_, &f_, &znode_, &qnew_, &vnew_, &q_mem_}) v->resize(n_);
+    for (Vec* v : {&z_, &pz_, &pnode_, &f_, &znode_, &vnew_}) v->resize(n_);
+    for (Vec* v : {&qnew_, &q_mem_}) v->resize(nq_);
     for (Vec* v : {&pu_old_, &fr_, &r_, &ra_, &rnew_}) v->resize(nr_);
     fg_.resize(3);
     const Layout lay = s.layout();
@@ -104,18 +114,14 @@ class RDP final : public Integrator {
     // the step's velocities and momenta at the solution
     residual(x_, h, hf, R_);
     const double energy_segment = 0.5 * z_.dot(pz_);  // ½(u_k, ξ_k)ᵀ𝕄(u_k, ξ_k)
-    const SE2::Algebra xi = xi_;
-    const SE2::Algebra mu = pz_.segment<3>(nr_);
-    // update (28)
+    const Algebra xi = xi_;
+    const Algebra mu = pz_.template segment<3>(nr_);
+    // update (28): r_{k+1} = r_k + h u_k, g_{k+1} = g_k τ(hξ_k)
     qnew_ = s.q;
     qnew_.head(nr_) += h * x_.head(nr_);
-    double th = s.q[nr_], x = s.q[nr_ + 1], y = s.q[nr_ + 2];
-    SE2::compose_coordinates(opt_.retraction, h * xi, th, x, y);
-    qnew_[nr_] = th;
-    qnew_[nr_ + 1] = x;
-    qnew_[nr_ + 2] = y;
+    G::compose_at(opt_.retraction, h * xi, qnew_.template segment<G::coordinates>(nr_));
     // outgoing momenta μ⁻_{k+1} = (dτ⁻¹_{−hξ_k})ᵀ μ_k and ∂_uℓ_k
-    const SE2::Algebra mu_out = SE2::dtau_inv(opt_.retraction, -h * xi, opt_.dexp_inverse).transpose() * mu;
+    const Algebra mu_out = G::dtau_inv(opt_.retraction, -h * xi, opt_.dexp_inverse).transpose() * mu;
     // node velocity at t_{k+1}
     rnew_ = qnew_.head(nr_);
     model_->connection(rnew_, An_);
@@ -157,7 +163,8 @@ class RDP final : public Integrator {
     // on the snakeboard (h = 0.05), to 1e-17 on the sleigh.
     const bool symmetric = second && nr_ == 0 && !(model_ && model_->has_forces());
     Traits t{second ? 2 : 1, symmetric, false, {"discrete_momentum_laws"}};
-    if (opt_.retraction == Retraction::Exp && opt_.dexp_inverse == DexpInverse::FirstOrder && nr_ == 0)
+    if (std::is_same_v<G, SE2> && opt_.retraction == Retraction::Exp && opt_.dexp_inverse == DexpInverse::FirstOrder &&
+        nr_ == 0)
       t.preserves.push_back("node_energy");  // exp1 on the sleigh is the trapezoidal rule (spec §3.5)
     return t;
   }
@@ -171,11 +178,13 @@ class RDP final : public Integrator {
   }
   void lie_reduced(const Vec& q, const Vec& v, Vec& z) const {
     z.head(nr_) = v.head(nr_);
-    z.segment<3>(nr_) = SE2::body_velocity(q[nr_], v.segment<3>(nr_));
+    z.template segment<3>(nr_) =
+        G::body_velocity_at(q.template segment<G::coordinates>(nr_), v.template segment<3>(nr_));
   }
   void lie_coordinate(const Vec& q, const Vec& z, Vec& v) const {
     v.head(nr_) = z.head(nr_);
-    v.segment<3>(nr_) = SE2::coordinate_velocity(q[nr_], z.segment<3>(nr_));
+    G::coordinate_velocity_at(q.template segment<G::coordinates>(nr_), Algebra(z.template segment<3>(nr_)),
+                              v.template segment<3>(nr_));
   }
   // z = B x = (u, E s − A u)
   void reduced_of(const Mat& A, const Mat& E, const Vec& x, Vec& z) const {
@@ -202,16 +211,16 @@ class RDP final : public Integrator {
     model_->symmetry_basis(ra_, Ea_);
     reduced_of(Aa_, Ea_, x, z_);
     pz_.noalias() = ML_ * z_;
-    xi_ = z_.segment<3>(nr_);
-    const SE2::Algebra mu = pz_.segment<3>(nr_);
-    const SE2::Algebra X =
-        SE2::dtau_inv(opt_.retraction, h * xi_, opt_.dexp_inverse).transpose() * mu - mu_old_ - hf * fg_;
+    xi_ = z_.template segment<3>(nr_);
+    const Algebra mu = pz_.template segment<3>(nr_);
+    const Algebra X =
+        G::dtau_inv(opt_.retraction, h * xi_, opt_.dexp_inverse).transpose() * mu - mu_old_ - hf * fg_;
     R.head(nr_) = pz_.head(nr_) - pu_old_ - hf * fr_;
     R.head(nr_).noalias() -= Ak_.transpose() * X;
     R.tail(c_).noalias() = Ek_.transpose() * X;
   }
   int newton(double h, double hf) {
-    const double scale = 1.0 + pu_old_.lpNorm<Eigen::Infinity>() + mu_old_.lpNorm<Eigen::Infinity>();
+    const double scale = 1.0 + pu_old_.lpNorm<Eigen::Infinity>() + mu_old_.template lpNorm<Eigen::Infinity>();
     double rn = 0.0;
     for (int it = 1; it <= 30; ++it) {
       residual(x_, h, hf, R_);
@@ -242,27 +251,56 @@ class RDP final : public Integrator {
     throw StepFailure("RDP Newton did not converge in 30 iterations", rn, 30);
   }
 
+  using Algebra = typename G::Algebra;
+  static_assert(G::dim == 3, "RDPOn: the buffers below assume dim g = 3 (SE(2), SO(3))");
   Options opt_;
   const LieGroupModel* model_ = nullptr;
-  int nr_ = 0, c_ = 0, k_ = 0, n_ = 0;
+  int nr_ = 0, c_ = 0, k_ = 0, n_ = 0, nq_ = 0;
   Mat ML_, Aa_, Ak_, An_, Ea_, Ek_, En_, B_, MB_, BMB_, J_;
   Eigen::LLT<Mat> llt_;
   Eigen::PartialPivLU<Mat> lu_;
   Vec x_, xtry_, dx_, R_, Rp_, Rm_, tk_, z_, pz_, pnode_, f_, znode_, qnew_, vnew_, q_mem_, pu_old_, fr_, fg_, r_, ra_,
       rnew_;
-  SE2::Algebra mu_old_, xi_;
+  Algebra mu_old_, xi_;
   double t_mem_ = 0.0;
   bool initialised_ = false;
   std::vector<std::string> names_;
   std::vector<double> values_;
 };
 
+/// The plugin: RDPOn<G> for the system's group, chosen in bind().
+class RDP final : public Integrator {
+ public:
+  explicit RDP(Options o) : opt_(o) {}
+  void bind(const System& s) override {
+    const LieGroupModel& m = require<LieGroupModel>(s, name());
+    switch (m.group()) {
+      case LieGroup::SE2: impl_ = std::make_unique<RDPOn<SE2>>(opt_); break;
+      case LieGroup::SO3: impl_ = std::make_unique<RDPOn<SO3>>(opt_); break;
+    }
+    impl_->set_name(name());
+    impl_->bind(s);
+  }
+  Traits traits() const override { return impl_ ? impl_->traits() : RDPOn<SE2>(opt_).traits(); }
+  void quantity_names(std::vector<std::string>& names) const override {
+    if (impl_) impl_->quantity_names(names);
+    else names.clear();
+  }
+  void discrete_quantities(double* out) const override { impl_->discrete_quantities(out); }
+  void start(const State& s) override { impl_->start(s); }
+  void step(State& s, double h) override { impl_->step(s, h); }
+
+ private:
+  Options opt_;
+  std::unique_ptr<OpenIntegrator> impl_;
+};
+
 PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rdp";
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";  // 1.1: symmetric only without shape and forces (issue 27)
-  d.summary = "Reduced d'Alembert-Pontryagin integrator on shape x SE(2) (order 2 with Legendre init, alpha = 1/2)";
+  d.version = "1.2.0";  // 1.1: symmetric only without shape and forces (issue 27); 1.2: SO(3) (issue 29)
+  d.summary = "Reduced d'Alembert-Pontryagin integrator on shape x SE(2) or SO(3) (order 2 with Legendre init, alpha = 1/2)";
   d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 5; spec 001 Sec 3.3";
   ParamSpec ret{"retraction", ParamType::String, "exp1",
                 "exp1 (exp, dexp^-1 ~ I - ad/2: the paper's scheme), exp2 (eq. 42), exp (exact dexp^-1), cay (Cayley, eq. 44)"};
@@ -281,7 +319,7 @@ PluginDescriptor describe() {
     o.legendre = p.string("init") == "legendre";
     return std::make_unique<RDP>(o);
   };
-  // bind() also checks SE(2) and a constant locked inertia: true of every shipped LieGroupModel.
+  // bind() also checks a constant locked inertia: true of every shipped LieGroupModel.
   d.needs = fixed_needs({LieGroupModel::model_name});
   d.examples = {{"exp1", {{"retraction", "exp1"}}}, {"exp", {{"retraction", "exp"}}}, {"cay", {{"retraction", "cay"}}}};
   return d;

@@ -74,7 +74,7 @@ PluginDescriptor describe() {
   d.needs = [](const Parameters& p, const PluginFactory&) {
     // Holonomic constraints (full ODE): the continuous field keeps their velocity form (index-reduced);
     // g drifts at the method's error (README). The reduced ODE of a LieGroupModel has no g.
-    if (p.string("ode") == "reduced") return Needs{LieGroupModel::model_name};
+    if (p.string("ode") == "reduced") return Needs{LieGroupModel::model_name, "CoordinateVelocities"};  // q̇ = B_D w
     return Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints")};
   };
   d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}, {"reduced", {{"ode", "reduced"}}}};

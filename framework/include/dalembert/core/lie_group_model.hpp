@@ -10,10 +10,14 @@
 // connection (d × dim S). Forces: shape forces f_r(t,q,v) (joint torques) and a body wrench
 // f_g ∈ 𝔤* (d'Alembert: they enter the reduced equations as ⟨f, δ⟩).
 //
-// State layout shared with the ConstrainedLagrangian model of the same system: q = (r, group
-// coordinates), v = (ṙ, their time derivatives). For G = SE(2) the group coordinates are (θ, x, y)
-// (spec §2.0). Integrators convert (q, v) ↔ (r, g, u, ξ) with the helpers below; a new group is
-// added by a new LieGroup value and a new branch in those helpers, not by new virtual functions.
+// State layout: q = (r, group coordinates), v = (ṙ, group velocities). For G = SE(2) the group
+// coordinates are (θ, x, y) and the velocities their time derivatives (spec §2.0), shared with the
+// ConstrainedLagrangian model of the same system. For G = SO(3) (issue 29) they are a unit
+// quaternion (qw, qx, qy, qz) and the body angular velocity ω (3 numbers: dim q ≠ dim v), as in
+// RigidBodyModel; no chart anywhere. Integrators convert (q, v) ↔ (r, g, u, ξ) through the group
+// structs' State-slice adapters (math/se2.hpp, math/so3_group.hpp: body_velocity_at,
+// coordinate_velocity_at, compose_at), one template per scheme; a new group is a new LieGroup
+// value and a new struct with those names, not new virtual functions.
 #include <Eigen/Cholesky>
 #include <boost/config.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
@@ -22,10 +26,12 @@
 
 namespace dalembert {
 
-enum class LieGroup { SE2 };
+enum class LieGroup { SE2, SO3 };  // SO3: since 29 (adding a value is source compatible)
 const char* to_string(LieGroup);
-/// dim 𝔤 and the number of group coordinates in q.
+/// dim 𝔤 (= the number of group velocities in v).
 int group_dimension(LieGroup);
+/// The number of group coordinates in q (3 for SE(2), 4 for SO(3)'s quaternion).
+int group_coordinates(LieGroup);
 
 class BOOST_SYMBOL_VISIBLE LieGroupModel {
  public:
@@ -57,10 +63,14 @@ class BOOST_SYMBOL_VISIBLE LieGroupModel {
 
   // ---- derived, non-virtual (implemented in lie_group_model.cpp; they allocate: use outside step)
   int group_dim() const { return group_dimension(group()); }
-  int reduced_dim() const { return shape_dim() + group_dim(); }  ///< n = dim S + dim G
+  int reduced_dim() const { return shape_dim() + group_dim(); }  ///< n = dim S + dim G (= dim v)
+  int coordinate_dim() const { return shape_dim() + group_coordinates(group()); }  ///< dim q
 };
 
 /// Conversions between the shared state (q, v) and the model's (r, g, u, ξ), allocation-free.
+/// "Coordinates" are those of v: on SE(2) q̇ = v, on SO(3) v = ω is already the body velocity, so
+/// the group block of J is the identity and the mass in v is 𝕄. constrained_acceleration (which
+/// moves q along v) and QuasiVelocityField need q̇ = v: SE(2) only, an Error on SO(3).
 namespace lie {
 
 /// z = (u, ξ) of coordinate velocities v at q.

@@ -12,59 +12,22 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <cmath>
+#include <dalembert/math/lie_coefficients.hpp>
+#include <dalembert/math/retraction.hpp>
 
 namespace dalembert {
-
-/// A retraction τ: 𝔤 → G (spec §3.1): the exponential or the Cayley map.
-enum class Retraction { Exp, Cayley };
-
-/// Which dτ⁻¹ an RDP variant uses with τ = exp (spec §3.3): the exact series, the first-order
-/// truncation I − ½ad ("exp1", the paper's displayed scheme) or eq. (42) I − ½ad + (1/12)ad² ("exp2").
-enum class DexpInverse { Exact, FirstOrder, SecondOrder };
 
 struct SE2 {
   using Algebra = Eigen::Vector3d;  // ξ = (ω, v, v⊥)
   using Matrix = Eigen::Matrix3d;   // group element or linear map on 𝔤
   static constexpr int dim = 3;
 
-  // Below this |w| the trigonometric coefficients use their Taylor series (10th-order remainder):
-  // the closed forms lose ε/w² to cancellation, the series is exact to round-off at |w| ≤ 0.1.
-  static constexpr double small_angle = 0.1;
-
-  // ---- coefficient functions (spec §3.1) --------------------------------------------------
-  /// sin w / w
-  static double sinc(double w) {
-    if (std::abs(w) < small_angle) {
-      const double w2 = w * w;
-      return 1.0 - w2 / 6.0 * (1.0 - w2 / 20.0 * (1.0 - w2 / 42.0 * (1.0 - w2 / 72.0)));
-    }
-    return std::sin(w) / w;
-  }
-  /// (1 − cos w) / w²
-  static double cosc(double w) {
-    if (std::abs(w) < small_angle) {
-      const double w2 = w * w;
-      return 0.5 - w2 / 24.0 + w2 * w2 / 720.0 - w2 * w2 * w2 / 40320.0 + w2 * w2 * w2 * w2 / 3628800.0;
-    }
-    return (1.0 - std::cos(w)) / (w * w);
-  }
-  /// (w − sin w) / w³
-  static double sinc3(double w) {
-    if (std::abs(w) < small_angle) {
-      const double w2 = w * w;
-      return 1.0 / 6.0 - w2 / 120.0 + w2 * w2 / 5040.0 - w2 * w2 * w2 / 362880.0 + w2 * w2 * w2 * w2 / 39916800.0;
-    }
-    return (w - std::sin(w)) / (w * w * w);
-  }
-  /// c(w) = (1 − (w/2)cot(w/2)) / w² → 1/12 (the Bernoulli coefficient of dexp⁻¹, spec §3.1)
-  static double bernoulli_coefficient(double w) {
-    if (std::abs(w) < small_angle) {
-      const double w2 = w * w;
-      return 1.0 / 12.0 + w2 / 720.0 + w2 * w2 / 30240.0 + w2 * w2 * w2 / 1209600.0 +
-             w2 * w2 * w2 * w2 / 47900160.0;
-    }
-    return (1.0 - 0.5 * w / std::tan(0.5 * w)) / (w * w);
-  }
+  // The coefficient functions (spec 001 §3.1) live in math/lie_coefficients.hpp, shared with SO(3).
+  static constexpr double small_angle = lie_coefficients::small_angle;
+  static double sinc(double w) { return lie_coefficients::sinc(w); }                 ///< sin w / w
+  static double cosc(double w) { return lie_coefficients::cosc(w); }                 ///< (1 − cos w)/w²
+  static double sinc3(double w) { return lie_coefficients::sinc3(w); }               ///< (w − sin w)/w³
+  static double bernoulli_coefficient(double w) { return lie_coefficients::bernoulli_coefficient(w); }
 
   // ---- group elements ↔ coordinates (App. B eq. 41) -----------------------------------------
   static Matrix from_coordinates(double theta, double x, double y) {
@@ -193,6 +156,26 @@ struct SE2 {
     x += c * t(0, 2) - s * t(1, 2);
     y += s * t(0, 2) + c * t(1, 2);
     theta += retraction_angle(r, v);
+  }
+
+  // ---- the group's slice of a State (the interface every group shares, math/so3_group.hpp) --------
+  // q holds `coordinates` numbers of g, v holds `velocities` numbers; here (θ, x, y) and (θ̇, ẋ, ẏ).
+  static constexpr int coordinates = 3;
+  static constexpr int velocities = 3;
+  /// ξ = g⁻¹ġ from the slices (q_g, v_g).
+  template <class Q, class V>
+  static Algebra body_velocity_at(const Q& q, const V& v) {
+    return body_velocity(q[0], v.template head<3>());
+  }
+  /// v_g of ξ at q_g.
+  template <class Q, class V>
+  static void coordinate_velocity_at(const Q& q, const Algebra& xi, V&& v) {
+    v.template head<3>() = coordinate_velocity(q[0], xi);
+  }
+  /// q_g ← coordinates of g·τ(ξ) (seed 001 eq. 28).
+  template <class Q>
+  static void compose_at(Retraction r, const Algebra& xi, Q&& q) {
+    compose_coordinates(r, xi, q[0], q[1], q[2]);
   }
 };
 

@@ -6,7 +6,10 @@
 //     CompiledSchemes, Linearizable;
 //   * or a property: ExactSolution (System::has_exact_solution()), ConstantMass and Unforced (a
 //     ConstrainedLagrangian with a constant mass matrix; without external force),
-//     HolonomicConstraints (a ConstrainedLagrangian with holonomic constraints g(q) = 0, issue 28).
+//     HolonomicConstraints (a ConstrainedLagrangian with holonomic constraints g(q) = 0, issue 28),
+//     CoordinateVelocities (v = q̇: every ConstrainedLagrangian and a LieGroupModel on SE(2); not a
+//     LieGroupModel on SO(3), whose q is a quaternion and v the body angular velocity, issue 29),
+//     ShapeFree (a LieGroupModel without shape variables, dim S = 0: the sleigh, the Suslov problem).
 // HolonomicConstraints is also a capability an integrator must declare it treats: a system that has
 // it binds only to an integrator whose needs include "treats HolonomicConstraints" (a declaration,
 // met by every system); unmet_integrator_need() says so, and the study refuses the others before
