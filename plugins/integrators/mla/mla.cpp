@@ -91,7 +91,6 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     jac_[1].resize(n_ + r_);
     q_prev_.resize(n_);
     increments_.resize(n_, reuse_jacobian_ ? guess_order_ : 0);
-    du_.resize(n_);
     q_.resize(n_);
     q_next_.resize(n_);
     pi_.resize(k_);
@@ -218,10 +217,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
 
     // Commit.
     const double H = dm_.hamiltonian(q_next_, pi_next_);
-    if (reuse_jacobian_) {  // the increments q_{k+1} − q_k of the guess above
-      du_ = q_next_ - q_;
-      increments_.push(du_);
-    }
+    if (reuse_jacobian_) increments_.push(q_next_ - q_);  // the increments of the guess above
     q_prev_ = q_;
     have_prev_ = true;
     h_last_ = h;
@@ -351,7 +347,6 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   double h_jacobian_ = 0.0;      // the step size of the kept Jacobian
   int guess_order_;
   IncrementExtrapolation<Vec> increments_;  // M(q): the last increments at the step size h_jacobian_
-  Vec du_;
   bool have_prev_ = false, q1_pending_ = false;
   double h_hint_ = 0.0;  // StepAware: the runner's h for the next start() (0: none)
   double h_last_ = 0.0;  // the step size of the last step (0: none since start())

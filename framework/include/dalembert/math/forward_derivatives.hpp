@@ -458,18 +458,16 @@ template <int N, int K, class Model, class Q, std::size_t Mdir>
 int unlisted_potential_dependence(const Model& model, Eigen::Index k, const Q& q, const std::array<int, Mdir>& coords) {
   const Eigen::Index n = q.size();
   const auto x = seed_all<N>(q);
-  const auto V = model.potential(x);
-  Matrix<double, N> dV = derivatives_of(V, n);
+  const Matrix<double, N> dV = derivatives_of(model.potential(x), n);
+  Matrix<double, N> dg = Matrix<double, N>::Zero(n);  // Σ_a |∂g_a/∂q^j|: one pass of g, not one per j
+  if constexpr (K != 0) {
+    const auto g = holonomic_of<K>(model, k, x);
+    for (Eigen::Index a = 0; a < k; ++a) dg += derivatives_of(g[a], n).cwiseAbs();
+  }
   for (Eigen::Index j = 0; j < n; ++j) {
     bool listed = false;
     for (int c : coords) listed = listed || c == j;
-    if (listed) continue;
-    if (dV[j] != 0.0) return static_cast<int>(j);
-    if constexpr (K != 0) {
-      const auto g = holonomic_of<K>(model, k, x);
-      for (Eigen::Index a = 0; a < k; ++a)
-        if (derivatives_of(g[a], n)[j] != 0.0) return static_cast<int>(j);
-    }
+    if (!listed && (dV[j] != 0.0 || dg[j] != 0.0)) return static_cast<int>(j);
   }
   return -1;
 }

@@ -199,11 +199,11 @@ class DiscreteNonholonomicMechanics {
 
   /// D1L_d = −M Δq/h − h Σ b_i (1−c_i) ∇V(q_{c_i})  (spec 002 §3.1; M(q): the header's formula).
   void d1(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) {
-    constant_mass_ ? slot(q0, q1, h, 0, out) : slot_configuration_mass(q0, q1, h, 0, out);
+    constant_mass_ ? slots(q0, q1, h, out, out, true, false) : slots_configuration_mass(q0, q1, h, out, out, true, false);
   }
   /// D2L_d = M Δq/h − h Σ b_i c_i ∇V(q_{c_i})  (spec 002 §3.1; M(q): the header's formula).
   void d2(ConstVecRef q0, ConstVecRef q1, double h, VecRef out) {
-    constant_mass_ ? slot(q0, q1, h, 1, out) : slot_configuration_mass(q0, q1, h, 1, out);
+    constant_mass_ ? slots(q0, q1, h, out, out, false, true) : slots_configuration_mass(q0, q1, h, out, out, false, true);
   }
 
   /// F_d^− (covector at q0) and F_d^+ (at q1): h Σ b_i w_i^∓ A(q_c)ᵀλ(q_c, Δq/h), w^− = 1−c, w^+ = c.
@@ -333,9 +333,9 @@ class DiscreteNonholonomicMechanics {
   /// same order, as momentum_minus and momentum_plus (so the same numbers, bit for bit), at about
   /// half their cost: a step's π_{k+1} and its momentum-matching check (issue 28 item 6).
   void momenta(ConstVecRef q0, ConstVecRef q1, double h, VecRef pi_minus, VecRef pi_plus) {
-    constant_mass_ ? slots(q0, q1, h, Pm_, P_) : slots_configuration_mass(q0, q1, h, Pm_, P_);
+    constant_mass_ ? slots(q0, q1, h, Pm_, P_, true, true) : slots_configuration_mass(q0, q1, h, Pm_, P_, true, true);
     if (forces_) {
-      forces_both(q0, q1, h, fm_, fp_);
+      forces(q0, q1, h, fm_, fp_, true, true);
       P_ += fp_;
       Pm_ += fm_;
     }
@@ -391,111 +391,77 @@ class DiscreteNonholonomicMechanics {
     S_.noalias() = B_.transpose() * MB_;
     S_llt_.compute(S_);
   }
-  // side 0: D1L_d, side 1: D2L_d.
-  void slot(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+  // One pass over the quadrature nodes for D1L_d (into d1, node weight 1 − c_i) and/or D2L_d (into
+  // d2, weight c_i), as `want1`/`want2` ask: a slot not asked for is not touched and a node neither
+  // needs is skipped, so d1() or d2() alone costs what it did; momenta() fills both from one pass.
+  // The constant-M form: ±M Δq/h − h Σ b_i w_i ∇V(q_{c_i}).
+  void slots(ConstVecRef q0, ConstVecRef q1, double h, VecRef d1, VecRef d2, bool want1, bool want2) {
     v_ = (q1 - q0) / h;
-    out.noalias() = M_ * v_;  // (no temporary: v_ is preallocated)
-    if (side == 0) out = -out;
+    if (want2) {
+      d2.noalias() = M_ * v_;  // (no temporary: v_ is preallocated)
+      if (want1) d1 = -d2;
+    } else {
+      d1.noalias() = M_ * v_;
+      d1 = -d1;
+    }
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i];
-      const double w = side == 0 ? 1.0 - c : c;
-      if (w == 0.0) continue;
+      const double c = rule_.nodes[i], w1 = want1 ? 1.0 - c : 0.0, w2 = want2 ? c : 0.0;
+      if (w1 == 0.0 && w2 == 0.0) continue;
       qc_ = q0 + c * (q1 - q0);
       model_->potential_gradient(qc_, g_);
-      out.noalias() -= (h * rule_.weights[i] * w) * g_;
+      if (w1 != 0.0) d1.noalias() -= (h * rule_.weights[i] * w1) * g_;
+      if (w2 != 0.0) d2.noalias() -= (h * rule_.weights[i] * w2) * g_;
     }
   }
   // The same for M(q): every node contributes ±b_i M(q_{c_i}) v, the weighted ones h b_i w (K − ∇V).
-  void slot_configuration_mass(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+  void slots_configuration_mass(ConstVecRef q0, ConstVecRef q1, double h, VecRef d1, VecRef d2, bool want1,
+                                bool want2) {
     v_ = (q1 - q0) / h;
-    out.setZero();
+    if (want1) d1.setZero();
+    if (want2) d2.setZero();
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i];
-      const double w = side == 0 ? 1.0 - c : c;
+      const double c = rule_.nodes[i], w1 = want1 ? 1.0 - c : 0.0, w2 = want2 ? c : 0.0;
       qc_ = q0 + c * (q1 - q0);
       model_->mass(qc_, M_);
-      out.noalias() += (side == 0 ? -rule_.weights[i] : rule_.weights[i]) * (M_ * v_);
-      if (w == 0.0) continue;
+      if (want1) d1.noalias() += (-rule_.weights[i]) * (M_ * v_);
+      if (want2) d2.noalias() += rule_.weights[i] * (M_ * v_);
+      if (w1 == 0.0 && w2 == 0.0) continue;
       model_->kinetic_gradient(qc_, v_, kg_);
       model_->potential_gradient(qc_, g_);
       kg_ -= g_;
-      out.noalias() += (h * rule_.weights[i] * w) * kg_;
+      if (w1 != 0.0) d1.noalias() += (h * rule_.weights[i] * w1) * kg_;
+      if (w2 != 0.0) d2.noalias() += (h * rule_.weights[i] * w2) * kg_;
     }
   }
-  void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
-    out.setZero();
+  // F_d^− (into fm, weight 1 − c_i) and/or F_d^+ (into fp, weight c_i) in one pass, as slots():
+  // h Σ b_i w_i A(q_c)ᵀλ(q_c, Δq/h), λ the continuous field's multipliers of A's rows. Zero without
+  // forces (DLA) or with g alone.
+  void forces(ConstVecRef q0, ConstVecRef q1, double h, VecRef fm, VecRef fp, bool want_minus, bool want_plus) {
+    if (want_minus) fm.setZero();
+    if (want_plus) fp.setZero();
     if (!forces_ || (k_hol_ > 0 && ra_ == 0)) return;  // (g alone: F_d = 0)
     v_ = (q1 - q0) / h;
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
       const double c = rule_.nodes[i];
-      const double w = side == 0 ? 1.0 - c : c;
-      if (w == 0.0) continue;
-      qc_ = q0 + c * (q1 - q0);
-      field_.evaluate(0.0, qc_, v_, qd_, vd_);
-      model_->constraint_matrix(qc_, A_);
-      if (k_hol_ == 0)
-        out.noalias() += (h * rule_.weights[i] * w) * (A_.transpose() * field_.multiplier());
-      else  // F_nh of A's rows only (the header's note on holonomic constraints)
-        out.noalias() += (h * rule_.weights[i] * w) * (A_.topRows(ra_).transpose() * field_.multiplier().head(ra_));
-    }
-  }
-
-  // slot() for both sides at once (momenta()): D1L_d into d1, D2L_d into d2.
-  void slots(ConstVecRef q0, ConstVecRef q1, double h, VecRef d1, VecRef d2) {
-    v_ = (q1 - q0) / h;
-    d2.noalias() = M_ * v_;
-    d1 = -d2;
-    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i];
-      if (1.0 - c == 0.0 && c == 0.0) continue;
-      qc_ = q0 + c * (q1 - q0);
-      model_->potential_gradient(qc_, g_);
-      if (1.0 - c != 0.0) d1.noalias() -= (h * rule_.weights[i] * (1.0 - c)) * g_;
-      if (c != 0.0) d2.noalias() -= (h * rule_.weights[i] * c) * g_;
-    }
-  }
-  // slot_configuration_mass() for both sides at once.
-  void slots_configuration_mass(ConstVecRef q0, ConstVecRef q1, double h, VecRef d1, VecRef d2) {
-    v_ = (q1 - q0) / h;
-    d1.setZero();
-    d2.setZero();
-    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i];
-      qc_ = q0 + c * (q1 - q0);
-      model_->mass(qc_, M_);
-      d1.noalias() += (-rule_.weights[i]) * (M_ * v_);
-      d2.noalias() += rule_.weights[i] * (M_ * v_);
-      if (1.0 - c == 0.0 && c == 0.0) continue;
-      model_->kinetic_gradient(qc_, v_, kg_);
-      model_->potential_gradient(qc_, g_);
-      kg_ -= g_;
-      if (1.0 - c != 0.0) d1.noalias() += (h * rule_.weights[i] * (1.0 - c)) * kg_;
-      if (c != 0.0) d2.noalias() += (h * rule_.weights[i] * c) * kg_;
-    }
-  }
-  // force() for both sides at once: F_d^− into fm, F_d^+ into fp (forces on).
-  void forces_both(ConstVecRef q0, ConstVecRef q1, double h, VecRef fm, VecRef fp) {
-    fm.setZero();
-    fp.setZero();
-    if (k_hol_ > 0 && ra_ == 0) return;  // (g alone: F_d = 0)
-    v_ = (q1 - q0) / h;
-    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
-      const double c = rule_.nodes[i];
-      if (1.0 - c == 0.0 && c == 0.0) continue;
+      const double w[2] = {want_minus ? 1.0 - c : 0.0, want_plus ? c : 0.0};
+      if (w[0] == 0.0 && w[1] == 0.0) continue;
       qc_ = q0 + c * (q1 - q0);
       field_.evaluate(0.0, qc_, v_, qd_, vd_);
       model_->constraint_matrix(qc_, A_);
       for (int side = 0; side < 2; ++side) {
-        const double w = side == 0 ? 1.0 - c : c;
-        if (w == 0.0) continue;
+        if (w[side] == 0.0) continue;
         VecRef out = side == 0 ? fm : fp;
         if (k_hol_ == 0)
-          out.noalias() += (h * rule_.weights[i] * w) * (A_.transpose() * field_.multiplier());
-        else
+          out.noalias() += (h * rule_.weights[i] * w[side]) * (A_.transpose() * field_.multiplier());
+        else  // F_nh of A's rows only (the header's note on holonomic constraints)
           out.noalias() +=
-              (h * rule_.weights[i] * w) * (A_.topRows(ra_).transpose() * field_.multiplier().head(ra_));
+              (h * rule_.weights[i] * w[side]) * (A_.topRows(ra_).transpose() * field_.multiplier().head(ra_));
       }
     }
+  }
+  // One side of forces(): 0 F_d^−, 1 F_d^+.
+  void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
+    forces(q0, q1, h, out, out, side == 0, side == 1);
   }
 
   const ConstrainedLagrangian* model_ = nullptr;
