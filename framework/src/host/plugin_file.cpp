@@ -1,5 +1,5 @@
 #include <boost/dll/shared_library.hpp>
-#include <dalembert/host/sha256.hpp>
+#include <dalembert/host/user_cache.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/host/plugin_file.hpp>
 #include <map>
@@ -68,7 +68,7 @@ std::string plugin_file_sha256(const fs::path& file) {
   std::lock_guard<std::mutex> lock(m);
   const auto it = hashes.find(file.string());
   if (it != hashes.end()) return it->second;
-  return hashes[file.string()] = file_sha256(file);
+  return hashes[file.string()] = cached_file_sha256(file);
 }
 
 std::optional<PluginFileName> parse_plugin_file_name(const fs::path& file) {

@@ -9,6 +9,7 @@
 #include <dalembert/host/plugin_file.hpp>
 #include <dalembert/host/probe.hpp>
 #include <dalembert/host/registry.hpp>
+#include <dalembert/host/user_cache.hpp>
 #include <dalembert/core/json_input.hpp>
 #include <fcntl.h>
 #include <algorithm>
@@ -163,14 +164,35 @@ std::string verdict(const ProbeRun& run) {
   return "ended the probe process with exit status " + std::to_string(code) + " while loading (not loaded)";
 }
 
-std::string probe_uncached(const fs::path& file) {
+// The verdict, or nullopt if the helper could not be run (then nothing is checked).
+std::optional<std::string> probe_uncached(const fs::path& file) {
   const auto run = run_probe({file.string()});
   if (!run || run->output.rfind(kReady, 0) != 0) {
     warn_once("probe helper", "the plugin probe helper " + probe_helper_path().string() +
                                   " could not be run: plugins are loaded without a crash check");
-    return "";
+    return std::nullopt;
   }
   return verdict(*run);
+}
+
+// The key of "this file loaded in a probe process with this libdalembert" in the user's cache
+// (user_cache.hpp), or "" if either cannot be hashed.
+std::string probed_key(const fs::path& file) {
+  try {
+    return cached_file_sha256(file) + "-" + cached_file_sha256(fs::path(boost::dll::this_line_location()));
+  } catch (const Error&) {
+    return "";
+  }
+}
+
+// A verdict from the user's cache ("" for a file that loaded before) or from a probe process.
+std::string probe_or_remember(const fs::path& file) {
+  const std::string key = probed_key(file);
+  if (!key.empty() && user_cache_has("probed", key)) return "";
+  const auto why = probe_uncached(file);
+  if (!why) return "";
+  if (why->empty() && !key.empty()) user_cache_add("probed", key);
+  return *why;
 }
 
 // ---- constructing plugins in the helper (probe_constructions) ----------------------------------
@@ -293,7 +315,7 @@ std::string probe_plugin_file(const fs::path& file) {
   std::lock_guard<std::mutex> lock(m);
   const auto it = verdicts.find(file.string());
   if (it != verdicts.end()) return it->second;
-  return verdicts[file.string()] = probe_uncached(file);
+  return verdicts[file.string()] = probe_or_remember(file);
 }
 
 int probe_plugin_main(const fs::path& file, int out_fd) {

@@ -26,7 +26,9 @@ class Registry;
 /// "" if `file` loaded, passed the ABI check and described itself in a probe process, or if no
 /// probe could be run (helper missing: then nothing is checked). Otherwise the reason it must not
 /// be loaded here, completing "<file> ...", e.g. "crashed with SIGSEGV while loading (in a probe
-/// process)". Each file is probed once per process (verdicts are cached by path); thread-safe.
+/// process)". Each file is probed once per process (verdicts are cached by path), and a file that
+/// loaded in a probe is not probed again while it and libdalembert are unchanged (user_cache.hpp:
+/// the same bytes loaded by the same framework); thread-safe.
 std::string probe_plugin_file(const std::filesystem::path& file);
 
 /// The helper's side: loads `file` (load_plugin_file) and writes the verdict to the descriptor
