@@ -182,6 +182,11 @@ std::vector<PairSpec> pairs() {
       {"dla/whipple_bicycle", "whipple_bicycle", "dla", none, example_initial("whipple_bicycle"), 1e-3},
       {"mla/whipple_bicycle", "whipple_bicycle", "mla", none, example_initial("whipple_bicycle"), 1e-3},
       {"rk4/whipple_bicycle", "whipple_bicycle", "rk4", none, example_initial("whipple_bicycle"), 1e-3},
+      // SO(3) (issue 29): the Lie-group schemes on the Suslov problem (identity attitude, the plugin's
+      // first example), h = 0.05.
+      {"gni/suslov", "suslov", "gni", none, example_initial("suslov"), 0.05},
+      {"rdp/suslov", "suslov", "rdp", none, example_initial("suslov"), 0.05},
+      {"rkmk4/suslov", "suslov", "rkmk4", none, example_initial("suslov"), 0.05},
   };
 }
 

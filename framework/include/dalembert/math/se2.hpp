@@ -12,6 +12,7 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 #include <cmath>
+#include <dalembert/math/dexp_inverse.hpp>
 #include <dalembert/math/lie_coefficients.hpp>
 #include <dalembert/math/retraction.hpp>
 
@@ -104,20 +105,9 @@ struct SE2 {
     return Matrix::Identity() + cosc(v[0]) * a + sinc3(v[0]) * a * a;
   }
   /// dexp⁻¹_v = I − ½ad_v + c(w) ad_v²
-  static Matrix dexp_inv(const Algebra& v) {
-    const Matrix a = ad(v);
-    return Matrix::Identity() - 0.5 * a + bernoulli_coefficient(v[0]) * a * a;
-  }
+  static Matrix dexp_inv(const Algebra& v) { return dexp_inverse(ad(v), v[0]); }
   /// The truncations of dexp⁻¹ used by the RDP variants (spec §3.1, eq. 42).
-  static Matrix dexp_inv(const Algebra& v, DexpInverse which) {
-    const Matrix a = ad(v);
-    switch (which) {
-      case DexpInverse::FirstOrder: return Matrix::Identity() - 0.5 * a;
-      case DexpInverse::SecondOrder: return Matrix::Identity() - 0.5 * a + (1.0 / 12.0) * a * a;
-      case DexpInverse::Exact: break;
-    }
-    return dexp_inv(v);
-  }
+  static Matrix dexp_inv(const Algebra& v, DexpInverse which) { return dexp_inverse(ad(v), v[0], which); }
 
   // ---- Cayley map (spec §3.1; the paper's diagonal sign is a typo, fixed here) ---------------
   /// cay(v) = (I − v̂/2)⁻¹(I + v̂/2) = (1/(4+w²)) [[4−w², −4w, 4v² − 2wv³], [4w, 4−w², 4v³ + 2wv²], [0,0,4+w²]]

@@ -23,6 +23,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cmath>
+#include <dalembert/math/dexp_inverse.hpp>
 #include <dalembert/math/lie_coefficients.hpp>
 #include <dalembert/math/retraction.hpp>
 
@@ -58,20 +59,9 @@ struct SO3 {
     const Matrix a = hat(x);
     return Matrix::Identity() + lie_coefficients::cosc(t) * a + lie_coefficients::sinc3(t) * a * a;
   }
-  static Matrix dexp_inv(const Algebra& x) {
-    const Matrix a = hat(x);
-    return Matrix::Identity() - 0.5 * a + lie_coefficients::bernoulli_coefficient(x.norm()) * a * a;
-  }
+  static Matrix dexp_inv(const Algebra& x) { return dexp_inverse(hat(x), x.norm()); }
   /// The truncations of dexp⁻¹ (spec 001 §3.1, eq. 42), as for SE(2).
-  static Matrix dexp_inv(const Algebra& x, DexpInverse which) {
-    const Matrix a = hat(x);
-    switch (which) {
-      case DexpInverse::FirstOrder: return Matrix::Identity() - 0.5 * a;
-      case DexpInverse::SecondOrder: return Matrix::Identity() - 0.5 * a + (1.0 / 12.0) * a * a;
-      case DexpInverse::Exact: break;
-    }
-    return dexp_inv(x);
-  }
+  static Matrix dexp_inv(const Algebra& x, DexpInverse which) { return dexp_inverse(hat(x), x.norm(), which); }
 
   // ---- Cayley map ----------------------------------------------------------------------------
   static Matrix cay(const Algebra& x) {
