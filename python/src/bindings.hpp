@@ -23,6 +23,7 @@ void register_errors(py::module_& m);    // errors.cpp: dalembert.Error, InputEr
 void register_runs(py::module_& m);      // runs.cpp: run a study into a folder
 void register_plugins(py::module_& m);   // plugins.cpp: list and describe plugins
 void register_stepping(py::module_& m);  // stepping.cpp: State, System, Integrator
+void register_model(py::module_& m);     // model.cpp: System.M, V, grad_V, A, g, f, multipliers
 void register_simulate(py::module_& m);  // simulate.cpp: simulate
 
 }  // namespace dalembert::python

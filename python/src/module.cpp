@@ -21,5 +21,6 @@ PYBIND11_MODULE(_dalembert, m) {
   register_runs(m);
   register_plugins(m);
   register_stepping(m);
+  register_model(m);
   register_simulate(m);
 }

@@ -19,23 +19,6 @@ using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
 std::string value_text(double x) { return number_text(x, "%.17g"); }
 
-// A read-only copy: writing into it would change nothing, so numpy refuses it instead.
-py::array to_array(const Vec& x) {
-  py::array_t<double> a(x.size());
-  std::copy(x.data(), x.data() + x.size(), a.mutable_data());
-  a.attr("setflags")(py::arg("write") = false);
-  return a;
-}
-
-// A matrix as a 2-d numpy array (a copy).
-py::array to_matrix(const Mat& m) {
-  py::array_t<double> a({m.rows(), m.cols()});
-  auto w = a.mutable_unchecked<2>();
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) w(i, j) = m(i, j);
-  return a;
-}
-
 // The system's Linearizable model (core/linearizable.hpp), or an Error naming what it lacks.
 const Linearizable& linearizable(const PySystem& s, const char* who) {
   const auto* lin = dynamic_cast<const Linearizable*>(s.system.get());
@@ -57,6 +40,22 @@ double finite_time(double t, const std::string& who) {
 }
 
 }  // namespace
+
+// A read-only copy: writing into it would change nothing, so numpy refuses it instead.
+py::array to_array(const Vec& x) {
+  py::array_t<double> a(x.size());
+  std::copy(x.data(), x.data() + x.size(), a.mutable_data());
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
+py::array to_matrix(const Mat& m) {
+  py::array_t<double> a({m.rows(), m.cols()});
+  auto w = a.mutable_unchecked<2>();
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) w(i, j) = m(i, j);
+  return a;
+}
 
 Vec to_vec(const py::handle& given, const std::string& what) {
   const py::array a = py::array::ensure(given);  // numpy's reading of any sequence

@@ -10,6 +10,7 @@
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/state.hpp>
 #include <dalembert/core/system.hpp>
+#include <pybind11/numpy.h>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,10 @@ namespace dalembert::python {
 
 /// A vector from a 1-d numpy array or sequence of finite real numbers; `what` names it ("State.q").
 Vec to_vec(const py::handle& given, const std::string& what);
+/// A read-only numpy copy of a vector.
+py::array to_array(const Vec& x);
+/// A matrix as a 2-d numpy array (a copy).
+py::array to_matrix(const Mat& m);
 /// Refuses a state whose t, q or v is not finite (NaN, ±inf).
 void check_finite(const State& s, const char* who);
 

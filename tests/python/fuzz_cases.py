@@ -202,6 +202,20 @@ def system_cases():
           for bad in ["NAN", "INF", "-INF", "'x'", "None", "10**400"]],
         *[case(f"System.linearise({bad})", f"D.system('rolling_disk').linearise({bad})")
           for bad in ["None", "5", "D.State([0.0], [0.0])", "D.State(np.zeros(5), np.zeros(4))", "raw(D.State)"]],
+        # The model's functions (issue 31 item 1) given bad configurations, times and systems.
+        *[case(f"System.{m}({bad})", f"sleigh.{m}({bad})")
+          for m in ["M", "V", "grad_V", "A", "g"]
+          for bad in ["None", "5", "'x'", "[0.0]", "[NAN, 0.0, 0.0]", "[INF, 0.0, 0.0]", "np.zeros((3, 3))",
+                      "np.zeros(10**6)", "st()"]],
+        *[case(f"System.{m}({args})", f"sleigh.{m}({args})")
+          for m in ["f", "multipliers"]
+          for args in ["NAN, Q0, V0", "INF, Q0, V0", "'x', Q0, V0", "0.0, Q0, [0.0]", "0.0, [NAN] * 3, V0",
+                       "0.0, Q0, None", "0.0, Q0", "st()"]],
+        case("System.f(huge)", "sleigh.f(0.0, [1e300] * 3, [1e300] * 3)", "any"),
+        *[case(f"System.{m}(not L-and-A)", f"D.system('suslov').{m}([1.0, 0, 0, 0])")
+          for m in ["M", "V", "grad_V", "A", "g"]],
+        case("System.f(not L-and-A)", "D.system('suslov').f(0.0, [1.0, 0, 0, 0], [0.0] * 3)"),
+        case("System.M(returns)", "assert sleigh.M(Q0).shape == (3, 3)", "returns"),
         case("System.steady_state(no family)", "sleigh.steady_state(1.0)"),
         case("System.linearise(no family)", "sleigh.linearise(st())"),
         case("System.family(no family)", "assert sleigh.family is None", "returns"),
@@ -388,7 +402,8 @@ def uninitialised_cases():
         "State": ["t", "q", "v", "copy()", "__repr__()", "q = [0.0]", "v = [0.0]", "t = 1.0"],
         "System": ["name", "q_names", "v_names", "diagnostic_names", "has_exact_solution", "state(Q0, V0)",
                    "energy(st())", "constraint_residual(st())", "diagnostics(st())", "project(st())",
-                   "exact_solution(st(), 1.0)", "family", "steady_state(1.0)", "linearise(st())"],
+                   "exact_solution(st(), 1.0)", "family", "steady_state(1.0)", "linearise(st())", "M(Q0)",
+                   "V(Q0)", "grad_V(Q0)", "A(Q0)", "g(Q0)", "f(0.0, Q0, V0)", "multipliers(0.0, Q0, V0)"],
         "Integrator": ["name", "system", "traits", "start(st())", "step(st(), H)", "quantities()"],
     }
     for cls, ms in members.items():

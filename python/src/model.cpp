@@ -1,0 +1,116 @@
+// The model's mathematics from Python (issue 31 item 1): for a system written as an L-and-A model
+// (a ConstrainedLagrangian: M(q), V(q), the constraint distribution C(q) = [A; ∂g/∂q] and the
+// holonomic g(q)), its functions on numpy arrays, and the constrained vector field
+//   M v̇ = −∇V − c(q, v) + F(t, q, v) + Cᵀλ,   d/dt (C(q) v) = 0
+// with its multipliers λ (core/nonholonomic_field.hpp), as every integrator plugin evaluates them.
+// Derivatives are the C++ ones (AD for a FixedLagrangianSystem), not Python's.
+#include "stepping.hpp"
+
+#include <dalembert/core/constrained_lagrangian.hpp>
+#include <dalembert/core/errors.hpp>
+#include <dalembert/core/nonholonomic_field.hpp>
+#include <pybind11/stl.h>
+
+namespace dalembert::python {
+
+namespace {
+
+using SystemClass = py::class_<PySystem, std::shared_ptr<PySystem>>;
+
+// The system's L-and-A model, or an Error saying it has none.
+const ConstrainedLagrangian& lagrangian(const PySystem& s, const std::string& who) {
+  const auto* model = dynamic_cast<const ConstrainedLagrangian*>(s.system.get());
+  if (!model)
+    throw Error(who + ": system '" + s.system->name() +
+                "' is not written as an L-and-A model (M(q), V(q), A(q)); its equations are its plugin's own");
+  return *model;
+}
+
+// q (or v) as a vector of the model's n entries, finite.
+Vec sized(const PySystem& s, const py::handle& x, const std::string& who, const char* what) {
+  const int n = lagrangian(s, who).dof();
+  Vec out = to_vec(x, who + ": " + what);
+  if (out.size() != n)
+    throw InputError(who + ": " + what, "has " + std::to_string(out.size()) + " entries; system '" + s.system->name() +
+                                            "' has " + std::to_string(n));
+  return out;
+}
+
+// The constrained vector field at (t, q, v): v̇ and λ.
+std::pair<Vec, Vec> field(const PySystem& s, double t, const py::handle& q, const py::handle& v, const std::string& who) {
+  const ConstrainedLagrangian& model = lagrangian(s, who);
+  if (!std::isfinite(t)) throw InputError(who + ": t", "is not finite");
+  const Vec qv = sized(s, q, who, "q"), vv = sized(s, v, who, "v");
+  NonholonomicVectorField f;
+  f.bind(model);
+  Vec qdot(model.dof()), vdot(model.dof());
+  f.evaluate(t, qv, vv, qdot, vdot);
+  return {vdot, f.multiplier()};
+}
+
+void add_functions(SystemClass& cls) {
+  cls.def(
+         "M",
+         [](const PySystem& s, const py::handle& q) {
+           const auto& model = lagrangian(s, "System.M");
+           Mat M(model.dof(), model.dof());
+           model.mass(sized(s, q, "System.M", "q"), M);
+           return to_matrix(M);
+         },
+         py::arg("q"), "The mass matrix M(q) (n×n) of an L-and-A system.")
+      .def(
+          "V",
+          [](const PySystem& s, const py::handle& q) { return lagrangian(s, "System.V").potential(sized(s, q, "System.V", "q")); },
+          py::arg("q"), "The potential V(q).")
+      .def(
+          "grad_V",
+          [](const PySystem& s, const py::handle& q) {
+            const auto& model = lagrangian(s, "System.grad_V");
+            Vec g(model.dof());
+            model.potential_gradient(sized(s, q, "System.grad_V", "q"), g);
+            return to_array(g);
+          },
+          py::arg("q"), "∇V(q) (n), by the model's automatic derivatives.")
+      .def(
+          "A",
+          [](const PySystem& s, const py::handle& q) {
+            const auto& model = lagrangian(s, "System.A");
+            Mat A(model.num_constraints(), model.dof());
+            model.constraint_matrix(sized(s, q, "System.A", "q"), A);
+            return to_matrix(A);
+          },
+          py::arg("q"),
+          "The constraint distribution C(q) (r×n): the rolling constraints A(q), then ∂g/∂q of the "
+          "holonomic ones (its last len(g(q)) rows).")
+      .def(
+          "g",
+          [](const PySystem& s, const py::handle& q) {
+            const auto& model = lagrangian(s, "System.g");
+            Vec g(model.holonomic_count());
+            model.holonomic(sized(s, q, "System.g", "q"), g);
+            return to_array(g);
+          },
+          py::arg("q"), "The holonomic constraints g(q) (empty without them).")
+      .def(
+          "f",
+          [](const PySystem& s, double t, const py::handle& q, const py::handle& v) {
+            return to_array(field(s, t, q, v, "System.f").first);
+          },
+          py::arg("t"), py::arg("q"), py::arg("v"),
+          "The constrained vector field: v̇ at (t, q, v) (q̇ = v), as every integrator evaluates it.")
+      .def(
+          "multipliers",
+          [](const PySystem& s, double t, const py::handle& q, const py::handle& v) {
+            return to_array(field(s, t, q, v, "System.multipliers").second);
+          },
+          py::arg("t"), py::arg("q"), py::arg("v"), "The constraint multipliers λ at (t, q, v) (r): Cᵀλ is the constraint force.");
+}
+
+}  // namespace
+
+void register_model(py::module_& m) {
+  auto cls = py::reinterpret_borrow<SystemClass>(m.attr("System"));
+  add_functions(cls);
+}
+
+}  // namespace dalembert::python
