@@ -10,6 +10,7 @@
 // the vertical motion). Generic in the scalar (dual numbers of any depth).
 #include <Eigen/Core>
 #include <cmath>
+#include <dalembert/math/nested_duals.hpp>
 
 namespace dalembert::ellipsoid {
 
@@ -22,7 +23,7 @@ struct Semiaxes {
   /// D γ, D = diag(a², b², c²)
   template <class S>
   Vec3<S> scaled(const Vec3<S>& g) const {
-    return Vec3<S>(a * a * g[0], b * b * g[1], c * c * g[2]);
+    return Vec3<S>(nested::constant<S>(a * a) * g[0], nested::constant<S>(b * b) * g[1], nested::constant<S>(c * c) * g[2]);
   }
 };
 

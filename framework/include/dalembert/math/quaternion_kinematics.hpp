@@ -13,6 +13,7 @@
 // B(β) is 2Gᵀ; Shuster, J. Astronaut. Sci. 41 (1993) §5). G p = 0: the radial direction ṗ ∥ p
 // turns nothing, and G Gᵀ = |p|² I₃.
 #include <Eigen/Core>
+#include <dalembert/math/nested_duals.hpp>
 
 namespace dalembert::quaternion {
 
@@ -27,15 +28,16 @@ using Mat34 = Eigen::Matrix<S, 3, 4>;
 template <class S, class P>
 Mat3<S> rotation(const P& p) {
   const S w = S(p[0]), x = S(p[1]), y = S(p[2]), z = S(p[3]);
+  const S two = nested::constant<S>(2.0);  // constants lifted: a dual over duals takes no double
   Mat3<S> R;
   R(0, 0) = w * w + x * x - y * y - z * z;
-  R(0, 1) = 2.0 * (x * y - w * z);
-  R(0, 2) = 2.0 * (x * z + w * y);
-  R(1, 0) = 2.0 * (x * y + w * z);
+  R(0, 1) = two * (x * y - w * z);
+  R(0, 2) = two * (x * z + w * y);
+  R(1, 0) = two * (x * y + w * z);
   R(1, 1) = w * w - x * x + y * y - z * z;
-  R(1, 2) = 2.0 * (y * z - w * x);
-  R(2, 0) = 2.0 * (x * z - w * y);
-  R(2, 1) = 2.0 * (y * z + w * x);
+  R(1, 2) = two * (y * z - w * x);
+  R(2, 0) = two * (x * z - w * y);
+  R(2, 1) = two * (y * z + w * x);
   R(2, 2) = w * w - x * x - y * y + z * z;
   return R;
 }
@@ -44,7 +46,8 @@ Mat3<S> rotation(const P& p) {
 template <class S, class P>
 Vec3<S> vertical_in_body(const P& p) {
   const S w = S(p[0]), x = S(p[1]), y = S(p[2]), z = S(p[3]);
-  return Vec3<S>(2.0 * (x * z - w * y), 2.0 * (y * z + w * x), w * w - x * x - y * y + z * z);
+  const S two = nested::constant<S>(2.0);
+  return Vec3<S>(two * (x * z - w * y), two * (y * z + w * x), w * w - x * x - y * y + z * z);
 }
 
 /// G(p) of the header: Ω = 2 G(p) ṗ.
