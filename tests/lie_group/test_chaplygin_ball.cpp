@@ -95,7 +95,7 @@ TEST_CASE("chaplygin_ball: the contact point is at rest and on the plane, the he
     qt.tail<4>().normalize();
     return qt;
   };
-  auto material = [&](double t) {
+  auto material = [&](double t) -> V3 {  // (a V3, not an expression of the locals)
     const auto ps = b.pose<double>(at(t));
     return V3(at(t)[0], at(t)[1], ps.height) + ps.R * ps0.d;
   };
