@@ -78,6 +78,17 @@ TEST_CASE("chaplygin_ball: dalembert check passes (every derivative against fini
   const auto r = test::run_cli("check chaplygin_ball --samples 8 --seed 3", dir.path());
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   CHECK(r.status == 0);
+  // and with the offset centre of mass and products of inertia, at a generic attitude (the unit
+  // quaternion along (0.9, 0.3, -0.2, 0.25)), v projected onto the constraints
+  const std::string state =
+      R"({"q": [0, 0, 0.8988771049900602, 0.2996257016633534, -0.19975046777556893, 0.24968808471946116], )"
+      R"("v": [0.1, 0.2, 0, 0.3, -0.1, 0.2], "project": true})";
+  const auto o = test::run_cli("check chaplygin_ball --samples 8 --seed 3 --params " + test::quote(kOffsetParams.dump()) +
+                                   " --state " + test::quote(state),
+                               dir.path());
+  INFO("stdout: " << o.out << "\nstderr: " << o.err);
+  CHECK(o.status == 0);
+  CHECK(o.out.find("all checks passed") != std::string::npos);
 }
 
 TEST_CASE("chaplygin_ball: the contact point is at rest and on the plane, the height rate is Omega.(gamma x d)",
