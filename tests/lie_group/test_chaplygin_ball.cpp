@@ -198,7 +198,7 @@ TEST_CASE("chaplygin_ball: the identity attitude is accepted and the ball tumble
   CHECK(max_dE < 1e-3 * E0);
 }
 
-TEST_CASE("chaplygin_ball: RK4 conserves E, K, |K|^2 and K.gamma to its accuracy; an offset breaks K",
+TEST_CASE("chaplygin_ball: RK4 conserves E, K, K squared and K.gamma to its accuracy, an offset breaks K",
           "[lie_group][chaplygin_ball]") {
   auto ball = test::registry().make_system("chaplygin_ball", json::object(), "test");
   const State s0 = test::make_state({0, 0, 1, 0, 0, 0}, {0.5, -1.0, 0, 0.5, 0.25, 0.4});
@@ -278,7 +278,7 @@ TEST_CASE("chaplygin_ball with an offset centre of mass: the accelerations of Bo
   CHECK((a.head<2>() - aG.head<2>()).lpNorm<Eigen::Infinity>() < 1e-12);
 }
 
-TEST_CASE("chaplygin_ball: Routh's ball keeps Jellett's K.d, not K.gamma; a generic offset keeps neither",
+TEST_CASE("chaplygin_ball: Routh's ball keeps Jellett's K.d but not K.gamma, a generic offset keeps neither",
           "[lie_group][chaplygin_ball]") {
   // I₁₁ = I₂₂ and c on the symmetry axis (Routh's ball, Borisov & Mamaev 2002 §2.2): RK4 at h = 1e-3
   // over T = 5 keeps E and K·d to ~1e-14 (its truncation error); K·γ and |K|² move by O(1e-2)
