@@ -187,6 +187,11 @@ std::vector<PairSpec> pairs() {
       {"gni/suslov", "suslov", "gni", none, example_initial("suslov"), 0.05},
       {"rdp/suslov", "suslov", "rdp", none, example_initial("suslov"), 0.05},
       {"rkmk4/suslov", "suslov", "rkmk4", none, example_initial("suslov"), 0.05},
+      // Chaplygin's ball on unit quaternions (issue 29): M(q), two rolling constraints and |p|² = 1,
+      // from the identity attitude with ω = (1, 0.5, 0.8) (the plugin's first example), h = 0.01.
+      {"dla/chaplygin_ball", "chaplygin_ball", "dla", none, example_initial("chaplygin_ball"), 0.01},
+      {"mla/chaplygin_ball", "chaplygin_ball", "mla", none, example_initial("chaplygin_ball"), 0.01},
+      {"rk4/chaplygin_ball", "chaplygin_ball", "rk4", none, example_initial("chaplygin_ball"), 0.01},
   };
 }
 
