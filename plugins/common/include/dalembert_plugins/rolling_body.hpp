@@ -78,7 +78,7 @@ struct RollingBodyModel {
     const Eigen::Matrix<S, 3, 4> G = quaternion::angular_velocity_map<S>(p);
     const Vec3<S> w = ps.gamma.cross(ps.d);
     const Mat3<S> J = lifted<S>(inertia) + nested::constant<S>(m) * w * w.transpose();
-    const Eigen::Matrix<S, 4, 1> pv(S(p[0]), S(p[1]), S(p[2]), S(p[3]));
+    const Eigen::Matrix<S, 4, 1> pv{S(p[0]), S(p[1]), S(p[2]), S(p[3])};  // braces: not a function declaration
     M.setZero();
     M(0, 0) = nested::constant<S>(m);
     M(1, 1) = nested::constant<S>(m);
