@@ -191,7 +191,7 @@ TEST_CASE("rattleback: the L-and-A model agrees with the Newton-Euler equations 
   }
 }
 
-TEST_CASE("rattleback: DLA's energy error is bounded and O(h^2), |p| - 1 and the constraints at round-off; RK4's O(h^4)", "[rattleback]") {
+TEST_CASE("rattleback: DLA's energy error is bounded and O(h^2), |p| - 1 and the constraints at round-off, RK4 at O(h^4)", "[rattleback]") {
   auto sys = test::registry().make_system("rattleback", nlohmann::json::object(), "test");
   const rb::Model model = rb::kane_levinson();
   // Kane & Levinson's start: the spin reverses about every 14.7 s (studies/rattleback), so [0, 30]

@@ -9,7 +9,7 @@
 
 using namespace dalembert;
 
-TEST_CASE("rattleback studies: the spin reverses, at the reference's time, again and again; energy and |p| kept",
+TEST_CASE("rattleback studies: the spin reverses, at the reference's time, again and again, energy and |p| kept",
           "[lie_group][rattleback][studies]") {
   const test::TempDir dir("rattleback");
   test::require_claims(test::run_bundled_study("studies/rattleback/reversal_rattleback.json", dir / "run"), 30,
