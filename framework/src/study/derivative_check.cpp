@@ -131,8 +131,8 @@ class Collector {
   /// Whether AD disagreeing with a central difference most likely lost a term — a model function
   /// not generic in the scalar (a cast to double, a branch on a dual number) drops the derivative of
   /// everything computed through it: AD is then exactly 0 where the difference is not, or off by
-  /// O(1) of the entry (1e-2 or more). A smooth function's Richardson difference errs by far less
-  /// (~(δ/L)⁴, L the length on which it varies), so a smaller disagreement points at a function that
+  /// O(1) of the entry (1e-2 or more). A smooth function's Romberg difference errs by far less
+  /// (~(δ/L)⁸, L the length on which it varies), so a smaller disagreement points at a function that
   /// is not smooth at the state, or varies on a scale not much longer than the step.
   static bool lost_ad_term(double ad, double difference, double err) {
     return err >= 1e-2 || (ad == 0.0 && difference != 0.0);
@@ -161,7 +161,8 @@ class Collector {
 // own |f_i| would be no floor: a component that vanishes at the state is a sum of larger terms.)
 //
 // δ_j = 1e-2·max(1, |q^j|/1e4): 1e-2 against the 1 rad on which an angle varies however far it has
-// wound gives Richardson's error (δ/L)⁴/480 ≈ 2e-11 (the 2.1e-11 measured on the rolling disk), and
+// wound gives a fourth-order Richardson error (δ/L)⁴/480 ≈ 2e-11 (the 2.1e-11 measured on the rolling disk;
+// the Romberg table below is of order δ⁸), and
 // is exact for a polynomial of degree four in a position; up to |q^j| = 1e4 rounding q^j ± δ_j and f
 // costs ε·s_j/δ_j ≤ 2e-10, and beyond it the step grows with |q^j| so that it stays so.
 
