@@ -12,6 +12,7 @@
 // AD for every derivative); nothing here is differentiated by hand.
 #include <array>
 #include <cmath>
+#include <map>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
@@ -58,28 +59,19 @@ class ChaplyginBall final : public FixedLagrangianSystem<Model> {
 /// The model with `p`'s values, validated (rolling_body_validate.hpp): an unphysical value is an
 /// InputError at its parameter's JSON path.
 Model model_of(const Parameters& p) {
-  Model b;
   const double r = p.number("r");
-  b.shape = {r, r, r};
-  b.m = p.number("m");
-  b.gravity = p.number("g");
-  b.inertia << p.number("I11"), p.number("I12"), p.number("I13"),  //
-      p.number("I12"), p.number("I22"), p.number("I23"),            //
+  Eigen::Matrix3d I;
+  I << p.number("I11"), p.number("I12"), p.number("I13"),  //
+      p.number("I12"), p.number("I22"), p.number("I23"),    //
       p.number("I13"), p.number("I23"), p.number("I33");
-  b.offset << p.number("c1"), p.number("c2"), p.number("c3");
-  b.mu = b.inertia.trace() + b.m * r * r;  // the body's largest moment scale (rolling_body.hpp)
   try {
-    rolling::validate(b);
-  } catch (const std::invalid_argument& x) {
-    const std::string text = std::string("chaplygin_ball: ") + x.what();
-    const std::array<std::pair<const char*, const char*>, 6> where{
-        {{"parameter a ", "r"}, {"parameter m ", "m"}, {"parameter gravity ", "g"}, {"parameter inertia ", "I11"},
-         {"parameter offset ", "c1"}, {"parameter mu ", "I11"}}};
-    for (const auto& [key, name] : where)
-      if (text.find(key) != std::string::npos) throw InputError(p.where(name), text);
-    throw InputError(p.where("r"), text);
+    return rolling::rolling_body({r, r, r}, p.number("m"), p.number("g"), I,
+                                 Eigen::Vector3d(p.number("c1"), p.number("c2"), p.number("c3")));
+  } catch (const rolling::InvalidBody& x) {
+    const std::map<std::string, const char*> parameter{
+        {"a", "r"}, {"b", "r"}, {"c", "r"}, {"m", "m"}, {"gravity", "g"}, {"inertia", "I11"}, {"offset", "c1"}, {"mu", "I11"}};
+    throw InputError(p.where(parameter.at(x.field)), std::string("chaplygin_ball: ") + x.what());
   }
-  return b;
 }
 
 /// A state on the constraints from (p, Ω) (rolling_body_observables.hpp), as an example.

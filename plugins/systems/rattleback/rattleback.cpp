@@ -4,8 +4,10 @@
 // rolling-body L-and-A model (dalembert_plugins/rolling_body.hpp: q = (x, y, p0..p3), v = q̇,
 // g = |p|² − 1, two rolling constraints, M(q)); rattleback_model.hpp holds Kane & Levinson's (1982)
 // values, the validation and the observables; README.md derives the model and cites the sources.
+#include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
+#include <map>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
@@ -34,17 +36,18 @@ class Rattleback final : public FixedLagrangianSystem<Model> {
   }
   void diagnostics(const State& s, double* out) const override {
     const Vec6 q = s.q, v = s.v;
-    const auto o = rattleback::observe(fixed_model(), q, v);
-    out[0] = o.spin;
-    out[1] = o.roll;
-    out[2] = o.pitch;
+    const auto o = rolling::observe(fixed_model(), q, v);
+    const auto t = rattleback::tilt(o);
+    out[0] = t.spin;
+    out[1] = t.roll;
+    out[2] = t.pitch;
     out[3] = o.height;
-    out[4] = o.norm_error;
-    out[5] = o.contact_x;
-    out[6] = o.contact_y;
-    out[7] = o.Omega[0];
-    out[8] = o.Omega[1];
-    out[9] = o.Omega[2];
+    out[4] = o.quaternion_norm_error;
+    out[5] = o.contact[0];
+    out[6] = o.contact[1];
+    out[7] = o.omega[0];
+    out[8] = o.omega[1];
+    out[9] = o.omega[2];
   }
 };
 
@@ -80,17 +83,16 @@ Model model_of(const Parameters& p) {
   try {
     return rattleback::make_model(p.number("m"), p.number("g"), p.number("a"), p.number("b"), p.number("c"), I,
                                   Vec3(p.number("c1"), p.number("c2"), p.number("c3")));
-  } catch (const std::invalid_argument& x) {
-    const std::string text = x.what();
-    for (const auto& e : kParams)
-      if (text.find(std::string("parameter ") + e.name + " ") != std::string::npos) throw InputError(p.where(e.name), text);
-    throw InputError(p.where("m"), text);
+  } catch (const rolling::InvalidBody& x) {
+    const std::map<std::string, const char*> parameter{
+        {"a", "a"}, {"b", "b"}, {"c", "c"}, {"m", "m"}, {"gravity", "g"}, {"inertia", "I11"}, {"offset", "c1"}, {"mu", "I11"}};
+    throw InputError(p.where(parameter.at(x.field)), std::string("rattleback: ") + x.what());
   }
 }
 
 PluginExample example(std::string label, const Model& model, const Vec4& attitude, const Vec3& Omega, double h) {
   Vec6 q, v;
-  rattleback::state_on_constraints(model, attitude, Omega, q, v);
+  rolling::state_from_body_rates(model, 0.0, 0.0, attitude, Omega, q, v);
   PluginExample e{std::move(label), nlohmann::json::object(), {}, h};
   e.state.q = q;
   e.state.v = v;

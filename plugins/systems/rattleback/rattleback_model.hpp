@@ -1,8 +1,9 @@
 #pragma once
 // The rattleback (issue 29 item 3) on the shared rolling-body model
-// (dalembert_plugins/rolling_body.hpp): its parameters with Kane & Levinson's values, their
-// validation, a state on the constraints from an attitude and a body angular velocity, and the
-// observables the plugin reports. Header-only, so that tests/systems checks it without the plugin.
+// (dalembert_plugins/rolling_body.hpp): Kane & Levinson's values, an attitude from roll and pitch,
+// and the tilt the plugin reports (the validation, the state from body rates and the other
+// observables are the rolling body's, shared with chaplygin_ball). Header-only, so that
+// tests/systems checks it without the plugin.
 //
 // Kane & Levinson, "Realistic mathematical modeling of the rattleback", J. Appl. Mech. 49 (1982)
 // 641–654: an ellipsoid with semi-axes a, b, c = 0.2, 0.03, 0.02 m along body axes 1, 2, 3, mass
@@ -15,6 +16,8 @@
 #include <algorithm>
 #include <cmath>
 #include <dalembert_plugins/rolling_body.hpp>
+#include <dalembert_plugins/rolling_body_observables.hpp>
+#include <dalembert_plugins/rolling_body_validate.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -35,38 +38,11 @@ inline Mat3 kane_levinson_inertia() {
   return I;
 }
 
-/// The model with these values, validated: an unphysical value is a std::invalid_argument naming
-/// the parameter and its value.
+/// The model with these values, validated (rolling_body_validate.hpp: rolling::InvalidBody names
+/// the model's field of a bad value).
 inline Model make_model(double m, double gravity, double a, double b, double c, const Mat3& inertia,
                         const Vec3& offset) {
-  const auto bad = [](const std::string& name, double value, const std::string& why) {
-    throw std::invalid_argument("rattleback: parameter " + name + " = " + std::to_string(value) + " " + why);
-  };
-  if (!(m > 0.0) || !std::isfinite(m)) bad("m", m, "is a mass: it must be positive and finite");
-  if (!(gravity >= 0.0) || !std::isfinite(gravity)) bad("g", gravity, "must be non-negative and finite");
-  const double axes[3] = {a, b, c};
-  const char* axis_names[3] = {"a", "b", "c"};
-  for (int i = 0; i < 3; ++i)
-    if (!(axes[i] > 0.0) || !std::isfinite(axes[i])) bad(axis_names[i], axes[i], "is a semi-axis: it must be positive and finite");
-  if (!inertia.allFinite()) throw std::invalid_argument("rattleback: parameter I11 the inertia tensor has a non-finite entry");
-  const Eigen::SelfAdjointEigenSolver<Mat3> es(inertia);
-  const Vec3 l = es.eigenvalues();
-  if (!(l.minCoeff() > 0.0))
-    bad("I11", l.minCoeff(), "(the smallest principal moment of I11..I33, I12, I13, I23): the inertia tensor must be positive definite");
-  // principal moments of a rigid body obey the triangle inequality (l₀ ≤ l₁ ≤ l₂ sorted)
-  if (l[0] + l[1] < l[2] * (1.0 - 1e-12))
-    bad("I33", l[2], "(the largest principal moment) exceeds the sum of the other two: no rigid body has this inertia");
-  const double inside = offset[0] * offset[0] / (a * a) + offset[1] * offset[1] / (b * b) + offset[2] * offset[2] / (c * c);
-  if (!(inside < 1.0)) bad("c3", offset[2], "(with c1, c2): the centre of mass must lie inside the ellipsoid");
-  Model model;
-  model.shape = {a, b, c};
-  model.m = m;
-  model.gravity = gravity;
-  model.inertia = inertia;
-  model.offset = offset;
-  const double r = std::max({a, b, c});
-  model.mu = inertia.trace() + m * r * r;  // rolling_body.hpp: the body's largest moment scale
-  return model;
+  return rolling::rolling_body({a, b, c}, m, gravity, inertia, offset);
 }
 
 /// Kane & Levinson (1982)'s rattleback.
@@ -80,48 +56,16 @@ inline Vec4 attitude_from_roll_pitch(double roll, double pitch) {
   return Vec4(cx * cy, sx * cy, cx * sy, -sx * sy);
 }
 
-/// A state on the constraints: the attitude p (normalised here), G at (x, y) = (0, 0), the body
-/// angular velocity Ω; ṗ = ½G(p)ᵀΩ (G Gᵀ = I₃ and G p = 0 on |p| = 1: Ω = 2Gṗ and p·ṗ = 0), and
-/// (ẋ, ẏ) the horizontal part of v_G = −R(Ω × d), the contact point at rest (rolling_body.hpp).
-inline void state_on_constraints(const Model& model, const Vec4& attitude, const Vec3& Omega, Vec6& q, Vec6& v) {
-  q.setZero();
-  q.segment<4>(Model::kP0) = attitude.normalized();
-  const auto pose = model.pose<double>(q);
-  const Eigen::Matrix<double, 3, 4> G = quaternion::angular_velocity_map<double>(q.segment<4>(Model::kP0));
-  const Vec3 vG = -pose.R * Omega.cross(pose.d);
-  v.setZero();
-  v[Model::kX] = vG[0];
-  v[Model::kY] = vG[1];
-  v.segment<4>(Model::kP0) = 0.5 * G.transpose() * Omega;
-}
-
-/// What the plugin reports of a state (rattleback.cpp's diagnostics).
-struct Observables {
-  Vec3 Omega;       // body angular velocity 2G(p)ṗ
-  Vec3 gamma;       // the vertical in body axes
-  double spin;      // Ω·γ: the angular velocity about the space vertical
-  double roll;      // φ = atan2(γ₂, γ₃): tilt about body axis 1
-  double pitch;     // θ = asin(−γ₁): tilt about body axis 2
-  double height;    // of G above the plane
-  double norm_error;  // |p| − 1
-  double contact_x, contact_y;  // the contact point in space
+/// What the plugin reports of a state beyond the rolling body's observables
+/// (rolling_body_observables.hpp): the spin about the vertical and the tilt of body axis 3.
+struct Tilt {
+  double spin;   // Ω·γ: the angular velocity about the space vertical
+  double roll;   // φ = atan2(γ₂, γ₃): tilt about body axis 1
+  double pitch;  // θ = asin(−γ₁): tilt about body axis 2
 };
 
-inline Observables observe(const Model& model, const Vec6& q, const Vec6& v) {
-  Observables o;
-  const auto pose = model.pose<double>(q);
-  const Vec4 p = q.segment<4>(Model::kP0);
-  o.Omega = 2.0 * quaternion::angular_velocity_map<double>(p) * v.segment<4>(Model::kP0);
-  o.gamma = pose.gamma;
-  o.spin = o.Omega.dot(o.gamma);
-  o.roll = std::atan2(o.gamma[1], o.gamma[2]);
-  o.pitch = std::asin(std::clamp(-o.gamma[0], -1.0, 1.0));
-  o.height = pose.height;
-  o.norm_error = p.norm() - 1.0;
-  const Vec3 Rd = pose.R * pose.d;
-  o.contact_x = q[Model::kX] + Rd[0];
-  o.contact_y = q[Model::kY] + Rd[1];
-  return o;
+inline Tilt tilt(const rolling::Observables& o) {
+  return {o.omega.dot(o.gamma), std::atan2(o.gamma[1], o.gamma[2]), std::asin(std::clamp(-o.gamma[0], -1.0, 1.0))};
 }
 
 }  // namespace dalembert::rattleback

@@ -25,6 +25,7 @@ namespace dalembert::rolling {
 /// Everything the diagnostics of a rolling body need at one state (q, v) of rolling_body.hpp.
 struct Observables {
   Eigen::Vector3d omega;    ///< Ω, body axes
+  Eigen::Vector3d gamma;    ///< the space vertical in body axes
   Eigen::Vector3d K_body;   ///< K about the contact point, body axes
   Eigen::Vector3d K_space;  ///< R K
   Eigen::Vector3d contact;  ///< the contact point in space (x_P, y_P, z_P), z_P = 0 on the constraint
@@ -46,6 +47,7 @@ Observables observe(const RollingBodyModel& b, const Q& q, const V& v) {
   const auto ps = b.pose<double>(Eigen::Matrix<double, 6, 1>(q));
   Observables o;
   o.omega = body_angular_velocity(q, v);
+  o.gamma = ps.gamma;
   o.K_body = b.inertia * o.omega + b.m * ps.d.cross(o.omega.cross(ps.d));
   o.K_space = ps.R * o.K_body;
   o.K_dot_gamma = o.K_body.dot(ps.gamma);
