@@ -31,9 +31,7 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 class ChaplyginBall final : public FixedLagrangianSystem<Model> {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
-  Layout layout() const override {
-    return {{"x", "y", "qw", "qx", "qy", "qz"}, {"xdot", "ydot", "qwdot", "qxdot", "qydot", "qzdot"}};
-  }
+  Layout layout() const override { return rolling::body_layout(); }
   /// K about the contact point in space (conserved for c = 0), K·γ, K·d (Jellett), |K|², |p| − 1,
   /// the contact point in space (the contact path) and the height of G (rolling_body_observables.hpp).
   void diagnostic_names(std::vector<std::string>& n) const override {

@@ -25,9 +25,7 @@ using rattleback::Vec6;
 class Rattleback final : public FixedLagrangianSystem<Model> {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
-  Layout layout() const override {
-    return {{"x", "y", "qw", "qx", "qy", "qz"}, {"xdot", "ydot", "qwdot", "qxdot", "qydot", "qzdot"}};
-  }
+  Layout layout() const override { return rolling::body_layout(); }
   /// spin = Ω·γ (about the space vertical); roll φ and pitch θ: the tilt of body axis 3 about body
   /// axes 1 and 2 (γ = (−sin θ, cos θ sin φ, cos θ cos φ)); the height of G; |p| − 1; the contact
   /// point on the plane; the body angular velocity Ω.

@@ -17,10 +17,16 @@
 // Plain double: these are diagnostics and set-up, evaluated outside every derivative.
 #include <Eigen/Core>
 #include <cmath>
+#include <dalembert/core/state.hpp>
 #include <dalembert/math/quaternion_kinematics.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
 
 namespace dalembert::rolling {
+
+/// The names of q = (x, y, p) and v = q̇ of rolling_body.hpp.
+inline Layout body_layout() {
+  return {{"x", "y", "qw", "qx", "qy", "qz"}, {"xdot", "ydot", "qwdot", "qxdot", "qydot", "qzdot"}};
+}
 
 /// Everything the diagnostics of a rolling body need at one state (q, v) of rolling_body.hpp.
 struct Observables {
