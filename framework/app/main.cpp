@@ -420,11 +420,19 @@ int cmd_check(const std::vector<std::string>& args) {
   const auto system = reg.make_system(name, params, "check");
   const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(system.get());
   if (!lagrangian) return check_example_states(reg, name, params, state_text ? &*state_text : nullptr);
-  if (state_text) opt.state = parse_state_option(*state_text, *system, name);
-  // Without --state: around the system's first declared example state (PluginDescriptor::examples),
-  // a regular point (polar coordinates are singular at the origin); else around the origin.
-  else if (const auto& examples = reg.find(PluginKind::System, name, "check").examples; !examples.empty())
+  // Which state the checks are around, said first: --state, else the system's first declared
+  // example state (PluginDescriptor::examples, a regular point: polar coordinates are singular at
+  // the origin), else the origin.
+  std::string around = "the origin (the system declares no example state)";
+  if (state_text) {
+    opt.state = parse_state_option(*state_text, *system, name);
+    around = "--state";
+  } else if (const auto& examples = reg.find(PluginKind::System, name, "check").examples; !examples.empty()) {
     opt.state = examples.front().state;
+    around = "its first example state" + (examples.front().label.empty() ? std::string() : " '" + examples.front().label + "'");
+  }
+  std::printf("%s: checked around %s and %d random states near it (--samples)\n", name.c_str(), around.c_str(),
+              opt.samples);
   const auto result = check_derivatives(*lagrangian, opt);
   const std::string text = format_check_result(name, result);
   std::fwrite(text.data(), 1, text.size(), stdout);
