@@ -72,17 +72,6 @@ Model model_of(const Parameters& p) {
   }
 }
 
-/// A state on the constraints from (p, Ω) (rolling_body_observables.hpp), as an example.
-PluginExample example(std::string label, const Model& b, const Eigen::Vector4d& p, const Eigen::Vector3d& omega,
-                      nlohmann::json params, double h) {
-  Vec6 q, v;
-  rolling::state_from_body_rates(b, 0.0, 0.0, p, omega, q, v);
-  PluginExample e{std::move(label), std::move(params), {}, h};
-  e.state.q = q;
-  e.state.v = v;
-  return e;
-}
-
 PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "chaplygin_ball";
@@ -118,11 +107,12 @@ PluginDescriptor describe() {
   offset.inertia(1, 2) = offset.inertia(2, 1) = 0.01;
   offset.offset = Eigen::Vector3d(0.1, -0.05, -0.2);
   d.examples = {
-      example("identity attitude", ball, Eigen::Vector4d(1, 0, 0, 0), Eigen::Vector3d(1.0, 0.5, 0.8), nlohmann::json::object(),
-              0.05),
-      example("generic attitude, offset centre of mass", offset, Eigen::Vector4d(0.9, 0.3, -0.2, 0.25),
-              Eigen::Vector3d(0.7, -0.4, 1.1),
-              {{"I12", 0.02}, {"I13", -0.03}, {"I23", 0.01}, {"c1", 0.1}, {"c2", -0.05}, {"c3", -0.2}}, 0.05)};
+      rolling::example_from_body_rates("identity attitude", ball, Eigen::Vector4d(1, 0, 0, 0),
+                                       Eigen::Vector3d(1.0, 0.5, 0.8), nlohmann::json::object(), 0.05),
+      rolling::example_from_body_rates("generic attitude, offset centre of mass", offset,
+                                       Eigen::Vector4d(0.9, 0.3, -0.2, 0.25), Eigen::Vector3d(0.7, -0.4, 1.1),
+                                       {{"I12", 0.02}, {"I13", -0.03}, {"I23", 0.01}, {"c1", 0.1}, {"c2", -0.05}, {"c3", -0.2}},
+                                       0.05)};
   return d;
 }
 

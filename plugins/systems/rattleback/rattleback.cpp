@@ -88,15 +88,6 @@ Model model_of(const Parameters& p) {
   }
 }
 
-PluginExample example(std::string label, const Model& model, const Vec4& attitude, const Vec3& Omega, double h) {
-  Vec6 q, v;
-  rolling::state_from_body_rates(model, 0.0, 0.0, attitude, Omega, q, v);
-  PluginExample e{std::move(label), nlohmann::json::object(), {}, h};
-  e.state.q = q;
-  e.state.v = v;
-  return e;
-}
-
 PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rattleback";
@@ -113,8 +104,11 @@ PluginDescriptor describe() {
   const double deg = std::numbers::pi / 180.0;
   const Vec4 tilt = rattleback::attitude_from_roll_pitch(0.5 * deg, 0.5 * deg);
   const Vec3 gamma = quaternion::vertical_in_body<double>(tilt);
-  d.examples = {example("Kane & Levinson: roll = pitch = 0.5 deg, spin -5 rad/s", kl, tilt, -5.0 * gamma, 1e-3),
-                example("generic attitude", kl, Vec4(0.8, 0.3, -0.4, 0.35), Vec3(1.0, -2.0, 3.0), 1e-3)};
+  const auto none = nlohmann::json::object();
+  d.examples = {rolling::example_from_body_rates("Kane & Levinson: roll = pitch = 0.5 deg, spin -5 rad/s", kl, tilt,
+                                                 -5.0 * gamma, none, 1e-3),
+                rolling::example_from_body_rates("generic attitude", kl, Vec4(0.8, 0.3, -0.4, 0.35), Vec3(1.0, -2.0, 3.0),
+                                                 none, 1e-3)};
   return d;
 }
 

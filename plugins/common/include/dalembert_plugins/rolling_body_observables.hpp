@@ -19,6 +19,7 @@
 #include <cmath>
 #include <dalembert/core/state.hpp>
 #include <dalembert/math/quaternion_kinematics.hpp>
+#include <dalembert/plugin/descriptor.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
 
 namespace dalembert::rolling {
@@ -77,6 +78,18 @@ inline void state_from_body_rates(const RollingBodyModel& b, double x, double y,
   const Eigen::Vector3d vG = -ps.R * omega.cross(ps.d);
   v.head<2>() = vG.head<2>();
   v.tail<4>() = 0.5 * quaternion::angular_velocity_map<double>(p).transpose() * omega;
+}
+
+/// A plugin's example state (PluginDescriptor::examples) at the origin of the plane with attitude p
+/// and body angular velocity Ω, on the constraints (state_from_body_rates); `params` the plugin's.
+inline PluginExample example_from_body_rates(std::string label, const RollingBodyModel& b, const Eigen::Vector4d& p,
+                                             const Eigen::Vector3d& omega, nlohmann::json params, double h) {
+  Eigen::Matrix<double, 6, 1> q, v;
+  state_from_body_rates(b, 0.0, 0.0, p, omega, q, v);
+  PluginExample e{std::move(label), std::move(params), {}, h};
+  e.state.q = q;
+  e.state.v = v;
+  return e;
 }
 
 }  // namespace dalembert::rolling
