@@ -9,6 +9,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
+#include <dalembert/study/derivative_check.hpp>
 #include <pybind11/stl.h>
 
 namespace dalembert::python {
@@ -46,6 +47,56 @@ std::pair<Vec, Vec> field(const PySystem& s, double t, const py::handle& q, cons
   Vec qdot(model.dof()), vdot(model.dof());
   f.evaluate(t, qv, vv, qdot, vdot);
   return {vdot, f.multiplier()};
+}
+
+// The derivative checker of `dalembert check SYSTEM` (study/derivative_check.hpp) around `state`
+// (None: the system's first example state, as the command line), as a pandas DataFrame with one
+// row per function: function, compared_with, worst_relative_error, measured (a property's value),
+// states, and ok (no finding for it); the findings (one line each) in its attrs["findings"].
+py::object check(const PySystem& s, const py::object& state, int samples, std::uint64_t seed) {
+  const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(s.system.get());
+  if (!lagrangian)
+    throw Error("System.check: system '" + s.system->name() +
+                "' is not written as an L-and-A model: it has no derivatives to check (`dalembert check` lists its example states)");
+  if (samples < 0 || samples > 100000) throw InputError("System.check: samples", "= " + std::to_string(samples) + ": 0 to 100000");
+  DerivativeCheckOptions opt;
+  opt.flow = true;
+  opt.samples = samples;
+  opt.seed = seed;
+  if (!state.is_none()) {
+    if (!py::isinstance<State>(state))
+      throw InputError("System.check: state", "is a " + std::string(py::str(py::type::of(state).attr("__name__"))) +
+                                                  "; give a dalembert.State (System.state(q, v)) or None");
+    const State& st = state.cast<const State&>();
+    s.check(st, "System.check");
+    opt.state = st;
+  } else if (const auto& examples = registry().find(PluginKind::System, s.system->name(), "System.check").examples;
+             !examples.empty()) {
+    opt.state = examples.front().state;
+  }
+  DerivativeCheckResult result;
+  {
+    py::gil_scoped_release release;
+    result = check_derivatives(*lagrangian, opt);
+  }
+  py::list rows;
+  for (const auto& f : result.summary) {
+    bool ok = true;
+    for (const auto& x : result.findings) ok = ok && x.function != f.function;
+    py::dict r;
+    r["function"] = f.function;
+    r["compared_with"] = f.reference;
+    r["worst_relative_error"] = f.measured ? py::float_(std::nan("")) : py::float_(f.worst_relative_error);
+    r["measured"] = f.measured ? py::float_(*f.measured) : py::float_(std::nan(""));
+    r["states"] = f.states;
+    r["ok"] = ok;
+    rows.append(r);
+  }
+  py::object frame = py::module_::import("pandas").attr("DataFrame")(rows);
+  py::list findings;
+  for (const auto& x : result.findings) findings.append(x.message);
+  frame.attr("attrs")["findings"] = findings;
+  return frame;
 }
 
 void add_functions(SystemClass& cls) {
@@ -103,7 +154,11 @@ void add_functions(SystemClass& cls) {
           [](const PySystem& s, double t, const py::handle& q, const py::handle& v) {
             return to_array(field(s, t, q, v, "System.multipliers").second);
           },
-          py::arg("t"), py::arg("q"), py::arg("v"), "The constraint multipliers λ at (t, q, v) (r): Cᵀλ is the constraint force.");
+          py::arg("t"), py::arg("q"), py::arg("v"), "The constraint multipliers λ at (t, q, v) (r): Cᵀλ is the constraint force.")
+      .def("check", &check, py::arg("state") = py::none(), py::arg("samples") = 8, py::arg("seed") = 1,
+           "`dalembert check SYSTEM` as a DataFrame: each derivative of the model against central differences "
+           "(and M's symmetry and definiteness, C's rank, RK4's energy and constraint drift) around `state` "
+           "(default: the system's first example state) and `samples` random states near it.");
 }
 
 }  // namespace

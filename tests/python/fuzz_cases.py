@@ -216,6 +216,11 @@ def system_cases():
           for m in ["M", "V", "grad_V", "A", "g"]],
         case("System.f(not L-and-A)", "D.system('suslov').f(0.0, [1.0, 0, 0, 0], [0.0] * 3)"),
         case("System.M(returns)", "assert sleigh.M(Q0).shape == (3, 3)", "returns"),
+        *[case(f"System.check({args})", f"sleigh.check({args})")
+          for args in ["5", "'x'", "D.State([0.0], [0.0])", "raw(D.State)", "samples=-1", "samples=10**6",
+                       "samples='x'", "seed=-1", "seed=2**64", "seed=NAN", "st(), 1, 2, 3"]],
+        case("System.check(not L-and-A)", "D.system('suslov').check()"),
+        case("System.check(returns)", "assert sleigh.check(samples=0).ok.all()", "returns"),
         case("System.steady_state(no family)", "sleigh.steady_state(1.0)"),
         case("System.linearise(no family)", "sleigh.linearise(st())"),
         case("System.family(no family)", "assert sleigh.family is None", "returns"),
@@ -403,7 +408,7 @@ def uninitialised_cases():
         "System": ["name", "q_names", "v_names", "diagnostic_names", "has_exact_solution", "state(Q0, V0)",
                    "energy(st())", "constraint_residual(st())", "diagnostics(st())", "project(st())",
                    "exact_solution(st(), 1.0)", "family", "steady_state(1.0)", "linearise(st())", "M(Q0)",
-                   "V(Q0)", "grad_V(Q0)", "A(Q0)", "g(Q0)", "f(0.0, Q0, V0)", "multipliers(0.0, Q0, V0)"],
+                   "V(Q0)", "grad_V(Q0)", "A(Q0)", "g(Q0)", "f(0.0, Q0, V0)", "multipliers(0.0, Q0, V0)", "check()"],
         "Integrator": ["name", "system", "traits", "start(st())", "step(st(), H)", "quantities()"],
     }
     for cls, ms in members.items():

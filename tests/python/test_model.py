@@ -111,3 +111,48 @@ def test_errors_name_the_function_and_the_value(dalembert):
         s.multipliers(0.0, np.zeros(5), [0.0, float("inf"), 0, 0, 0])
     with pytest.raises(dalembert.Error, match=r"System.A: system 'suslov' is not written as an L-and-A model"):
         dalembert.system("suslov").A([1.0, 0, 0, 0])
+
+
+def cli_check_table(name):
+    """The rows of `dalembert check NAME`: function -> (worst relative error or measured value, states)."""
+    from conftest import cli
+    out = cli("check", name).stdout
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[-1].isdigit():
+            try:
+                rows[parts[0]] = (float(parts[-2]), int(parts[-1]))
+            except ValueError:
+                pass
+    return rows
+
+
+def test_check_is_the_command_lines_table(dalembert):
+    """System.check() computes what `dalembert check` prints (same states, same seed): every row's
+    number to the 3 or 4 significant digits the command line shows."""
+    for name in ("rattleback", "chaplygin_ball"):
+        df = dalembert.system(name).check()
+        cli_rows = cli_check_table(name)
+        assert set(df.function) == set(cli_rows), name
+        for _, row in df.iterrows():
+            value = row.measured if np.isfinite(row.measured) else row.worst_relative_error
+            printed, states = cli_rows[row.function]
+            assert states == row.states, (name, row.function)
+            assert value == pytest.approx(printed, rel=5e-3, abs=1e-300), (name, row.function)
+        assert df.ok.all() and df.attrs["findings"] == []
+
+
+def test_check_reports_a_state_off_the_holonomic_constraint(dalembert):
+    b = dalembert.system("whipple_bicycle")
+    s = b.steady_state(5.0)
+    q = np.array(s.q)
+    q[4] += 0.01  # pitch: the front wheel off the ground
+    s.q = q
+    df = b.check(s, samples=2)
+    bad = df[~df.ok]
+    assert list(bad.function) == ["holonomic_residual"]
+    assert bad.measured.iloc[0] > 1e-3
+    assert any("holonomic_residual" in f for f in df.attrs["findings"])
+    with pytest.raises(dalembert.Error, match="System.check: system 'suslov' is not written as an L-and-A model"):
+        dalembert.system("suslov").check()
