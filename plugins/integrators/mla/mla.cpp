@@ -24,6 +24,7 @@
 // constraint_jacobian) or by central differences of the residual ("central_difference", step
 // 1e-7 max(1,|u_j|)); stops at ‖δ‖ ≤ tol(1+‖u‖) or at the round-off floor; fails if the residual is
 // above 1e-9.
+#include <Eigen/Cholesky>
 #include <cmath>
 #include <limits>
 #include <dalembert_plugins/discrete_mechanics.hpp>
@@ -102,6 +103,10 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     A_.resize(r_, n_);
     JP_.resize(n_, n_);
     omega_.resize(r_);
+    g_.resize(holonomic_);
+    Jg_.resize(holonomic_, n_);
+    JJt_.resize(holonomic_, holonomic_);
+    jjt_llt_ = Eigen::LLT<Mat>(holonomic_);
     v_.resize(n_);
     names_ = {"discrete_energy", "discrete_constraint_residual", "momentum_matching_residual", "newton_iterations",
               "two_step_initial_data", "initial_discrete_energy"};  // H_0 last (tests read it there)
@@ -205,6 +210,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       check(rep);
       q_next_ = q_ + w_.head(n_);
     }
+    if (holonomic_ > 0 && !q1_pending_) project_holonomic_round_off();
     // π_{k+1} = π^+(q_k, q_{k+1}) (spec §3.2 item 2); also the momentum-matching check (claim 14).
     // Momentum matching (eq. (42), claim 14): |π^−(q_k,q_{k+1}) − π_k|, where the carried π_k is
     // π^+(q_{k−1},q_k) (or π_0). Both momenta from one pass over the quadrature nodes.
@@ -285,6 +291,22 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     return rep;
   }
 
+  /// g(q_{k+1}) = 0 holds to Newton's stop, which leaves it above g's own round-off once the
+  /// coordinates have grown: a ball that has rolled 10–100 radii away keeps |p| − 1 at 2–4e-14, the
+  /// representation error ε|x| of its position spread into p by the solve (more Newton steps do not
+  /// help). When |g(q_{k+1})|∞ > 16ε, one Euclidean projection step q ← q − Jᵀ(JJᵀ)⁻¹g, J = ∂g/∂q,
+  /// moves q_{k+1} by that round-off; the discrete equations then hold to the same round-off
+  /// (issue 29; the rolling bodies' |p| − 1 ≤ 1e-14).
+  void project_holonomic_round_off() {
+    dm_.model().holonomic(q_next_, g_);
+    if (!(g_.lpNorm<Eigen::Infinity>() > 16.0 * std::numeric_limits<double>::epsilon())) return;
+    dm_.model().holonomic_jacobian(q_next_, Jg_);
+    JJt_.noalias() = Jg_ * Jg_.transpose();
+    jjt_llt_.compute(JJt_);
+    jjt_llt_.solveInPlace(g_);
+    q_next_.noalias() -= Jg_.transpose() * g_;
+  }
+
   /// A solve on a kept Jacobian (M(q)) counts as converged if its residual is below the failure
   /// threshold and, when it stopped at a round-off floor, its last step is within a few ulps of the
   /// coordinates q_k + u (4ε(1 + ‖q_k‖∞)): the discrete constraint then holds at round-off as with
@@ -351,7 +373,9 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
   double h_hint_ = 0.0;  // StepAware: the runner's h for the next start() (0: none)
   double h_last_ = 0.0;  // the step size of the last step (0: none since start())
   const Vec* pi_target_ = nullptr;
-  Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_;
+  Vec u_, w_, q_prev_, q_, q_next_, pi_, pi_next_, pi_tmp_, P_, Pplus_, omega_, v_, g_;
+  Mat Jg_, JJt_;               // ∂g/∂q and its Gram matrix (project_holonomic_round_off)
+  Eigen::LLT<Mat> jjt_llt_;
   Mat B_, A_, JP_;
   std::vector<std::string> names_;
   std::vector<double> values_;
@@ -380,8 +404,9 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = kName;
   d.kind = PluginKind::Integrator;
-  d.version = "1.3.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
-                        // 1.3: M(q): kept Jacobian, extrapolated guess (guess_order) (issue 28 item 6)
+  d.version = "1.4.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
+                        // 1.3: M(q): kept Jacobian, extrapolated guess (guess_order) (issue 28 item 6);
+                        // 1.4: q_{k+1} projected onto g = 0 when |g| > 16 eps (issue 29)
   d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
                       : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
   d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
