@@ -1,3 +1,4 @@
+#include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <dalembert/host/user_cache.hpp>
 #include <dalembert/plugin/abi.hpp>
@@ -69,6 +70,13 @@ std::string plugin_file_sha256(const fs::path& file) {
   const auto it = hashes.find(file.string());
   if (it != hashes.end()) return it->second;
   return hashes[file.string()] = cached_file_sha256(file);
+}
+
+fs::path framework_file() { return fs::path(boost::dll::this_line_location()); }
+
+const std::string& framework_sha256() {
+  static const std::string sha = cached_file_sha256(framework_file());
+  return sha;
 }
 
 std::optional<PluginFileName> parse_plugin_file_name(const fs::path& file) {

@@ -176,10 +176,11 @@ std::optional<std::string> probe_uncached(const fs::path& file) {
 }
 
 // The key of "this file loaded in a probe process with this libdalembert" in the user's cache
-// (user_cache.hpp), or "" if either cannot be hashed.
+// (user_cache.hpp), or "" if either cannot be hashed. Both hashes are the per-process ones the
+// registry records (plugin_file.hpp), so a file is hashed once however it is opened.
 std::string probed_key(const fs::path& file) {
   try {
-    return cached_file_sha256(file) + "-" + cached_file_sha256(fs::path(boost::dll::this_line_location()));
+    return plugin_file_sha256(file) + "-" + framework_sha256();
   } catch (const Error&) {
     return "";
   }

@@ -101,7 +101,7 @@ const PluginDescriptor* Registry::open(const fs::path& file) const {
   if (why.empty()) why = probe_plugin_file(file);
   std::string sha;
   if (why.empty()) try {
-      sha = plugin_file_sha256(file);  // just before it is loaded: what runs is what is hashed
+      sha = plugin_file_sha256(file);  // hashed before it is loaded (by the probe, or here): what runs is what is hashed
     } catch (const Error& e) {
       why = std::string("is refused: ") + e.what();
     }

@@ -1,6 +1,4 @@
 // Provenance by content (provenance.hpp).
-#include <boost/dll/runtime_symbol_info.hpp>
-#include <dalembert/host/user_cache.hpp>
 #include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
@@ -9,13 +7,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace dalembert {
-
-fs::path framework_file() { return fs::path(boost::dll::this_line_location()); }
-
-const std::string& framework_sha256() {
-  static const std::string sha = cached_file_sha256(framework_file());
-  return sha;
-}
 
 json framework_provenance() {
   return {{"version", version()},

@@ -2,6 +2,7 @@
 // One plugin file: what its name says it holds, and loading it into this process. A plugin file is
 // named dalembert_<kind>_<name>.so (cmake/DalembertPlugin.cmake enforces it), so the registry can
 // tell which file holds which plugin without opening any.
+#include <boost/config.hpp>
 #include <dalembert/plugin/descriptor.hpp>
 #include <filesystem>
 #include <memory>
@@ -33,6 +34,11 @@ struct LoadedPlugin {
 /// remembered, as the dynamic loader keeps the library it first loaded from a path (a file rebuilt
 /// later in the life of the process is not what runs in it). Throws Error if it cannot be read.
 std::string plugin_file_sha256(const std::filesystem::path& file);
+
+/// libdalembert's file, as loaded in this process.
+BOOST_SYMBOL_VISIBLE std::filesystem::path framework_file();
+/// The SHA-256 of libdalembert's file, hashed once per process (through the user's cache).
+BOOST_SYMBOL_VISIBLE const std::string& framework_sha256();
 
 /// Opens `file` in this process, checks its ABI version, calls its describe() and checks that the
 /// descriptor's kind and name are those of the file name. Never throws; a plugin whose static

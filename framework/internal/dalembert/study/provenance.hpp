@@ -3,17 +3,13 @@
 // file a run loaded, recorded in the manifest and report, shown by `dalembert describe`, and
 // compared by `--resume` (a rebuilt plugin of the same name and version is not the same plugin).
 #include <boost/config.hpp>
+#include <dalembert/host/plugin_file.hpp>  // framework_file(), framework_sha256()
 #include <dalembert/host/registry.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace dalembert {
-
-/// libdalembert's file, as loaded in this process.
-BOOST_SYMBOL_VISIBLE std::filesystem::path framework_file();
-/// The SHA-256 of libdalembert's file, hashed once per process.
-BOOST_SYMBOL_VISIBLE const std::string& framework_sha256();
 
 /// A manifest's "dalembert" entry: version, revision, plugin ABI, libdalembert's file and SHA-256.
 BOOST_SYMBOL_VISIBLE nlohmann::json framework_provenance();
