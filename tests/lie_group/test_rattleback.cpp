@@ -122,7 +122,7 @@ TEST_CASE("rattleback: rocking and rolling at rest oscillate at the closed-form 
     auto sys = test::registry().make_system("rattleback", {{"I12", 0.0}}, "test");
     rb::Mat3 I = rb::kane_levinson_inertia();
     I(0, 1) = I(1, 0) = 0.0;
-    const rb::Model model = rb::make_model(m, g, a, b, c, I, rb::Vec3(0, 0, -0.01));
+    const rb::Model model = rolling::rolling_body({a, b, c}, m, g, I, rb::Vec3(0, 0, -0.01));
     const auto pitch = test::run(*sys, "rk4", nlohmann::json::object(), state_of(model, rb::attitude_from_roll_pitch(0, eps), rb::Vec3::Zero()), dt, 6000);
     const auto roll = test::run(*sys, "rk4", nlohmann::json::object(), state_of(model, rb::attitude_from_roll_pitch(eps, 0), rb::Vec3::Zero()), dt, 12000);
     std::vector<double> th, ph, cross;

@@ -155,18 +155,18 @@ TEST_CASE("rattleback model: unphysical parameters are refused by name and value
     }
     return std::string();
   };
-  CHECK_THAT(message([&] { make_model(-1.0, 9.81, 0.2, 0.03, 0.02, I, Vec3(0, 0, -0.01)); }),
+  CHECK_THAT(message([&] { rolling::rolling_body({0.2, 0.03, 0.02}, -1.0, 9.81, I, Vec3(0, 0, -0.01)); }),
              Catch::Contains("parameter m ") && Catch::Contains("got -1"));
-  CHECK_THAT(message([&] { make_model(1.0, 9.81, 0.2, 0.0, 0.02, I, Vec3(0, 0, -0.01)); }),
+  CHECK_THAT(message([&] { rolling::rolling_body({0.2, 0.0, 0.02}, 1.0, 9.81, I, Vec3(0, 0, -0.01)); }),
              Catch::Contains("parameter b ") && Catch::Contains("got 0"));
-  CHECK_THAT(message([&] { make_model(1.0, 9.81, 0.2, 0.03, 0.02, I, Vec3(0, 0, -0.03)); }),
+  CHECK_THAT(message([&] { rolling::rolling_body({0.2, 0.03, 0.02}, 1.0, 9.81, I, Vec3(0, 0, -0.03)); }),
              Catch::Contains("parameter offset ") && Catch::Contains("= 2.25"));  // (0.03/0.02)²
   Mat3 bad = I;
   bad(2, 2) = 1.0;  // C > A + B
-  CHECK_THAT(message([&] { make_model(1.0, 9.81, 0.2, 0.03, 0.02, bad, Vec3(0, 0, -0.01)); }),
+  CHECK_THAT(message([&] { rolling::rolling_body({0.2, 0.03, 0.02}, 1.0, 9.81, bad, Vec3(0, 0, -0.01)); }),
              Catch::Contains("parameter inertia ") && Catch::Contains("the largest exceeds the sum"));
   bad = I;
   bad(0, 0) = -1e-4;
-  CHECK_THAT(message([&] { make_model(1.0, 9.81, 0.2, 0.03, 0.02, bad, Vec3(0, 0, -0.01)); }),
+  CHECK_THAT(message([&] { rolling::rolling_body({0.2, 0.03, 0.02}, 1.0, 9.81, bad, Vec3(0, 0, -0.01)); }),
              Catch::Contains("parameter inertia ") && Catch::Contains("positive definite"));
 }

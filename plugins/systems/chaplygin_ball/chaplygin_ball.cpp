@@ -10,14 +10,12 @@
 //   Ω = 2G(p)ṗ, d = −rγ − c (G to the contact point), h = r + γ·c.
 // README.md of this folder derives each line. The framework derives the equations (C = [A; ∂g/∂q],
 // AD for every derivative); nothing here is differentiated by hand.
-#include <array>
 #include <cmath>
-#include <map>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
 #include <dalembert_plugins/rolling_body_observables.hpp>
-#include <dalembert_plugins/rolling_body_validate.hpp>
+#include <dalembert_plugins/rolling_body_parameters.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -26,7 +24,6 @@ namespace {
 
 using namespace dalembert;
 using Model = rolling::RollingBodyModel;
-using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 class ChaplyginBall final : public FixedLagrangianSystem<Model> {
  public:
@@ -39,8 +36,7 @@ class ChaplyginBall final : public FixedLagrangianSystem<Model> {
          "height"};
   }
   void diagnostics(const State& s, double* out) const override {
-    const Vec6 q = s.q, v = s.v;
-    const auto o = rolling::observe(fixed_model(), q, v);
+    const auto o = rolling::observe(fixed_model(), s.q, s.v);
     out[0] = o.K_space[0];
     out[1] = o.K_space[1];
     out[2] = o.K_space[2];
@@ -53,24 +49,6 @@ class ChaplyginBall final : public FixedLagrangianSystem<Model> {
     out[9] = o.height;
   }
 };
-
-/// The model with `p`'s values, validated (rolling_body_validate.hpp): an unphysical value is an
-/// InputError at its parameter's JSON path.
-Model model_of(const Parameters& p) {
-  const double r = p.number("r");
-  Eigen::Matrix3d I;
-  I << p.number("I11"), p.number("I12"), p.number("I13"),  //
-      p.number("I12"), p.number("I22"), p.number("I23"),    //
-      p.number("I13"), p.number("I23"), p.number("I33");
-  try {
-    return rolling::rolling_body({r, r, r}, p.number("m"), p.number("g"), I,
-                                 Eigen::Vector3d(p.number("c1"), p.number("c2"), p.number("c3")));
-  } catch (const rolling::InvalidBody& x) {
-    const std::map<std::string, const char*> parameter{
-        {"a", "r"}, {"b", "r"}, {"c", "r"}, {"m", "m"}, {"gravity", "g"}, {"inertia", "I11"}, {"offset", "c1"}, {"mu", "I11"}};
-    throw InputError(p.where(parameter.at(x.field)), std::string("chaplygin_ball: ") + x.what());
-  }
-}
 
 PluginDescriptor describe() {
   PluginDescriptor d;
@@ -93,7 +71,10 @@ PluginDescriptor describe() {
               {"c1", ParamType::Number, 0.0, "centre of mass from the geometric centre, body axis 1"},
               {"c2", ParamType::Number, 0.0, "centre of mass from the geometric centre, body axis 2"},
               {"c3", ParamType::Number, 0.0, "centre of mass from the geometric centre, body axis 3"}};
-  d.make_system = [](const Parameters& p) { return std::make_unique<ChaplyginBall>(model_of(p)); };
+  d.make_system = [](const Parameters& p) {
+    const double r = p.number("r");
+    return std::make_unique<ChaplyginBall>(rolling::body_from_parameters(p, {r, r, r}, "chaplygin_ball", "r"));
+  };
   // The case: the identity attitude (where chaplygin_sphere's Euler angles are singular),
   // Ω = (1, 0.5, 0.8), the centre rolling at −R(Ω × d) = (0.5, −1). And a generic attitude (unit
   // quaternion along (0.9, 0.3, −0.2, 0.25)) with the centre of mass offset (0.1, −0.05, −0.2) and

@@ -3,14 +3,15 @@
 // horizontal plane, in every attitude (unit quaternion, no chart). The model is the shared
 // rolling-body L-and-A model (dalembert_plugins/rolling_body.hpp: q = (x, y, p0..p3), v = q̇,
 // g = |p|² − 1, two rolling constraints, M(q)); rattleback_model.hpp holds Kane & Levinson's (1982)
-// values, the validation and the observables; README.md derives the model and cites the sources.
+// values and the tilt it reports (rolling_body_parameters.hpp reads the parameters); README.md derives the model and cites the sources.
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
-#include <map>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
+
+#include <dalembert_plugins/rolling_body_parameters.hpp>
 
 #include "rattleback_model.hpp"
 
@@ -20,7 +21,6 @@ using namespace dalembert;
 using rattleback::Model;
 using rattleback::Vec3;
 using rattleback::Vec4;
-using rattleback::Vec6;
 
 class Rattleback final : public FixedLagrangianSystem<Model> {
  public:
@@ -33,8 +33,7 @@ class Rattleback final : public FixedLagrangianSystem<Model> {
     n = {"spin", "roll", "pitch", "height", "quaternion_norm_error", "contact_x", "contact_y", "Omega_1", "Omega_2", "Omega_3"};
   }
   void diagnostics(const State& s, double* out) const override {
-    const Vec6 q = s.q, v = s.v;
-    const auto o = rolling::observe(fixed_model(), q, v);
+    const auto o = rolling::observe(fixed_model(), s.q, s.v);
     const auto t = rattleback::tilt(o);
     out[0] = t.spin;
     out[1] = t.roll;
@@ -72,22 +71,6 @@ const Entry kParams[] = {
     {"c3", -0.01, "centre of mass from the geometric centre, body axis 3 [m] (below: axis 3 is up at rest)"},
 };
 
-/// The model of `p`, validated: an unphysical value is an InputError at its parameter's JSON path.
-Model model_of(const Parameters& p) {
-  rattleback::Mat3 I;
-  I << p.number("I11"), p.number("I12"), p.number("I13"),  //
-      p.number("I12"), p.number("I22"), p.number("I23"),    //
-      p.number("I13"), p.number("I23"), p.number("I33");
-  try {
-    return rattleback::make_model(p.number("m"), p.number("g"), p.number("a"), p.number("b"), p.number("c"), I,
-                                  Vec3(p.number("c1"), p.number("c2"), p.number("c3")));
-  } catch (const rolling::InvalidBody& x) {
-    const std::map<std::string, const char*> parameter{
-        {"a", "a"}, {"b", "b"}, {"c", "c"}, {"m", "m"}, {"gravity", "g"}, {"inertia", "I11"}, {"offset", "c1"}, {"mu", "I11"}};
-    throw InputError(p.where(parameter.at(x.field)), std::string("rattleback: ") + x.what());
-  }
-}
-
 PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rattleback";
@@ -97,7 +80,10 @@ PluginDescriptor describe() {
               "slipping on a plane, every attitude (unit quaternion); q = (x, y, qw, qx, qy, qz), v = qdot, |p|^2 = 1";
   d.seed = "issue 29: Kane & Levinson, J. Appl. Mech. 49 (1982) 641; Garcia & Hubbard, Proc. R. Soc. A 418 (1988) 165";
   for (const auto& e : kParams) d.params.push_back({e.name, ParamType::Number, e.value, std::string(e.doc) + "; Kane & Levinson (1982)"});
-  d.make_system = [](const Parameters& p) { return std::make_unique<Rattleback>(model_of(p)); };
+  d.make_system = [](const Parameters& p) {
+    return std::make_unique<Rattleback>(
+        rolling::body_from_parameters(p, {p.number("a"), p.number("b"), p.number("c")}, "rattleback", ""));
+  };
   // Kane & Levinson's start: 0.5 degrees of roll and pitch, spin -5 rad/s about the vertical; and a
   // generic attitude (axis 3 far from vertical) with a generic body angular velocity.
   const Model kl = rattleback::kane_levinson();

@@ -38,15 +38,8 @@ inline Mat3 kane_levinson_inertia() {
   return I;
 }
 
-/// The model with these values, validated (rolling_body_validate.hpp: rolling::InvalidBody names
-/// the model's field of a bad value).
-inline Model make_model(double m, double gravity, double a, double b, double c, const Mat3& inertia,
-                        const Vec3& offset) {
-  return rolling::rolling_body({a, b, c}, m, gravity, inertia, offset);
-}
-
 /// Kane & Levinson (1982)'s rattleback.
-inline Model kane_levinson() { return make_model(1.0, 9.81, 0.2, 0.03, 0.02, kane_levinson_inertia(), Vec3(0, 0, -0.01)); }
+inline Model kane_levinson() { return rolling::rolling_body({0.2, 0.03, 0.02}, 1.0, 9.81, kane_levinson_inertia(), Vec3(0, 0, -0.01)); }
 
 /// The unit quaternion of R = R_y(pitch) R_x(roll) (body → space): roll about body axis 1, then
 /// pitch about the space-fixed axis 2, so that γ = Rᵀe_z = (−sin θ, cos θ sin φ, cos θ cos φ)
