@@ -28,24 +28,27 @@ const ConstrainedLagrangian& lagrangian(const PySystem& s, const std::string& wh
 }
 
 // q (or v) as a vector of the model's n entries, finite.
-Vec sized(const PySystem& s, const py::handle& x, const std::string& who, const char* what) {
-  const int n = lagrangian(s, who).dof();
+Vec sized(const PySystem& s, const ConstrainedLagrangian& model, const py::handle& x, const std::string& who,
+          const char* what) {
   Vec out = to_vec(x, who + ": " + what);
-  if (out.size() != n)
+  if (out.size() != model.dof())
     throw InputError(who + ": " + what, "has " + std::to_string(out.size()) + " entries; system '" + s.system->name() +
-                                            "' has " + std::to_string(n));
+                                            "' has " + std::to_string(model.dof()));
   return out;
 }
 
 // The constrained vector field at (t, q, v): v̇ and λ.
 std::pair<Vec, Vec> field(const PySystem& s, double t, const py::handle& q, const py::handle& v, const std::string& who) {
   const ConstrainedLagrangian& model = lagrangian(s, who);
-  if (!std::isfinite(t)) throw InputError(who + ": t", "is not finite");
-  const Vec qv = sized(s, q, who, "q"), vv = sized(s, v, who, "v");
+  finite_time(t, who + ": t");
+  const Vec qv = sized(s, model, q, who, "q"), vv = sized(s, model, v, who, "v");
   NonholonomicVectorField f;
   f.bind(model);
   Vec qdot(model.dof()), vdot(model.dof());
   f.evaluate(t, qv, vv, qdot, vdot);
+  if (!vdot.allFinite() || !f.multiplier().allFinite())
+    throw Error(who + ": the field of system '" + s.system->name() +
+                "' is not finite at this (t, q, v) (overflow, or M(q) or C M⁻¹ Cᵀ singular there)");
   return {vdot, f.multiplier()};
 }
 
@@ -105,20 +108,23 @@ void add_functions(SystemClass& cls) {
          [](const PySystem& s, const py::handle& q) {
            const auto& model = lagrangian(s, "System.M");
            Mat M(model.dof(), model.dof());
-           model.mass(sized(s, q, "System.M", "q"), M);
+           model.mass(sized(s, model, q, "System.M", "q"), M);
            return to_matrix(M);
          },
          py::arg("q"), "The mass matrix M(q) (n×n) of an L-and-A system.")
       .def(
           "V",
-          [](const PySystem& s, const py::handle& q) { return lagrangian(s, "System.V").potential(sized(s, q, "System.V", "q")); },
+          [](const PySystem& s, const py::handle& q) {
+            const auto& model = lagrangian(s, "System.V");
+            return model.potential(sized(s, model, q, "System.V", "q"));
+          },
           py::arg("q"), "The potential V(q).")
       .def(
           "grad_V",
           [](const PySystem& s, const py::handle& q) {
             const auto& model = lagrangian(s, "System.grad_V");
             Vec g(model.dof());
-            model.potential_gradient(sized(s, q, "System.grad_V", "q"), g);
+            model.potential_gradient(sized(s, model, q, "System.grad_V", "q"), g);
             return to_array(g);
           },
           py::arg("q"), "∇V(q) (n), by the model's automatic derivatives.")
@@ -127,7 +133,7 @@ void add_functions(SystemClass& cls) {
           [](const PySystem& s, const py::handle& q) {
             const auto& model = lagrangian(s, "System.A");
             Mat A(model.num_constraints(), model.dof());
-            model.constraint_matrix(sized(s, q, "System.A", "q"), A);
+            model.constraint_matrix(sized(s, model, q, "System.A", "q"), A);
             return to_matrix(A);
           },
           py::arg("q"),
@@ -138,7 +144,7 @@ void add_functions(SystemClass& cls) {
           [](const PySystem& s, const py::handle& q) {
             const auto& model = lagrangian(s, "System.g");
             Vec g(model.holonomic_count());
-            model.holonomic(sized(s, q, "System.g", "q"), g);
+            model.holonomic(sized(s, model, q, "System.g", "q"), g);
             return to_array(g);
           },
           py::arg("q"), "The holonomic constraints g(q) (empty without them).")

@@ -34,12 +34,12 @@ py::list names_of(const std::vector<int>& idx, const std::vector<std::string>& f
   return out;
 }
 
+}  // namespace
+
 double finite_time(double t, const std::string& who) {
   if (!std::isfinite(t)) throw InputError(who, "= " + value_text(t) + ": a time is finite");
   return t;
 }
-
-}  // namespace
 
 // A read-only copy: writing into it would change nothing, so numpy refuses it instead.
 py::array to_array(const Vec& x) {

@@ -22,6 +22,8 @@ Vec to_vec(const py::handle& given, const std::string& what);
 py::array to_array(const Vec& x);
 /// A matrix as a 2-d numpy array (a copy).
 py::array to_matrix(const Mat& m);
+/// t itself, or an InputError naming `who` if it is not finite.
+double finite_time(double t, const std::string& who);
 /// Refuses a state whose t, q or v is not finite (NaN, ±inf).
 void check_finite(const State& s, const char* who);
 

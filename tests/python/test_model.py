@@ -109,6 +109,8 @@ def test_errors_name_the_function_and_the_value(dalembert):
         s.f(float("nan"), np.zeros(5), np.zeros(5))
     with pytest.raises(dalembert.InputError, match=r"System.multipliers: v"):
         s.multipliers(0.0, np.zeros(5), [0.0, float("inf"), 0, 0, 0])
+    with pytest.raises(dalembert.Error, match=r"System.f: the field of system 'rattleback' is not finite"):
+        dalembert.system("rattleback").f(0.0, [1e308] * 6, [1.0] * 6)  # overflow: an error, not NaNs
     with pytest.raises(dalembert.Error, match=r"System.A: system 'suslov' is not written as an L-and-A model"):
         dalembert.system("suslov").A([1.0, 0, 0, 0])
 
