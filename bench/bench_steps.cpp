@@ -192,10 +192,12 @@ std::vector<PairSpec> pairs() {
       {"dla/chaplygin_ball", "chaplygin_ball", "dla", none, example_initial("chaplygin_ball"), 0.01},
       {"mla/chaplygin_ball", "chaplygin_ball", "mla", none, example_initial("chaplygin_ball"), 0.01},
       {"rk4/chaplygin_ball", "chaplygin_ball", "rk4", none, example_initial("chaplygin_ball"), 0.01},
+      {"rkmk4/chaplygin_ball", "chaplygin_ball", "rkmk4", none, example_initial("chaplygin_ball"), 0.01},
       // The rattleback (issue 29): Kane & Levinson's start (the plugin's first example), h = 1e-3.
       {"dla/rattleback", "rattleback", "dla", none, example_initial("rattleback"), 1e-3},
       {"mla/rattleback", "rattleback", "mla", none, example_initial("rattleback"), 1e-3},
       {"rk4/rattleback", "rattleback", "rk4", none, example_initial("rattleback"), 1e-3},
+      {"rkmk4/rattleback", "rattleback", "rkmk4", none, example_initial("rattleback"), 1e-3},
   };
 }
 

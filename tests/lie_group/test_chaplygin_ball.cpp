@@ -317,13 +317,14 @@ TEST_CASE("chaplygin_ball: Routh's ball keeps Jellett's K.d but not K.gamma, a g
 // (scripts/reproduce.sh studies/chaplygin_ball/long_ball.json), its numbers are in the README.
 TEST_CASE("chaplygin_ball studies: conservation per integrator from the identity attitude", "[lie_group][chaplygin_ball][studies]") {
   const test::TempDir dir("chaplygin_ball");
-  test::require_claims(test::run_bundled_study("studies/chaplygin_ball/energy_ball.json", dir / "run"), 25,
+  test::require_claims(test::run_bundled_study("studies/chaplygin_ball/energy_ball.json", dir / "run"), 30,
                        {"DLA energy O(h^2)", "MLA energy O(h^2)", "DLA_h0.01 unit quaternion", "DLA_h0.01 K_x",
-                        "MLA K_x O(h^2)", "RK4 max_abs_quaternion_norm_error O(h^4)"});
+                        "MLA K_x O(h^2)", "RK4 max_abs_quaternion_norm_error O(h^4)", "RKMK4_h0.02 unit quaternion",
+                        "RKMK4_h0.01 unit quaternion", "RKMK4 max_abs_energy_error O(h^4)", "RKMK4 max_constraint_residual O(h^4)"});
 }
 
-TEST_CASE("chaplygin_ball studies: DLA and MLA converge with order 2, RK4 with order 4", "[lie_group][chaplygin_ball][studies]") {
+TEST_CASE("chaplygin_ball studies: DLA and MLA converge with order 2, RK4 and RKMK4 with order 4", "[lie_group][chaplygin_ball][studies]") {
   const test::TempDir dir("chaplygin_ball");
-  test::require_claims(test::run_bundled_study("studies/chaplygin_ball/convergence_ball.json", dir / "run"), 6,
-                       {"order DLA 2", "order MLA 2", "order RK4 4"});
+  test::require_claims(test::run_bundled_study("studies/chaplygin_ball/convergence_ball.json", dir / "run"), 8,
+                       {"order DLA 2", "order MLA 2", "order RK4 4", "order RKMK4 4"});
 }

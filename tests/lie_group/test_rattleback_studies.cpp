@@ -12,10 +12,11 @@ using namespace dalembert;
 TEST_CASE("rattleback studies: the spin reverses, at the reference's time, again and again, energy and |p| kept",
           "[lie_group][rattleback][studies]") {
   const test::TempDir dir("rattleback");
-  test::require_claims(test::run_bundled_study("studies/rattleback/reversal_rattleback.json", dir / "run"), 30,
+  test::require_claims(test::run_bundled_study("studies/rattleback/reversal_rattleback.json", dir / "run"), 41,
                        {"DLA reverses", "MLA reverses", "RK4 reverses", "DLA first reversal", "MLA first reversal",
                         "RK4 first reversal", "DLA reversal time agrees with RK4", "MLA reversal time agrees with RK4",
-                        "DLA spin max 51-60", "RK4 spin max 51-60", "DLA energy", "DLA unit quaternion", "MLA unit quaternion"});
+                        "DLA spin max 51-60", "RK4 spin max 51-60", "DLA energy", "DLA unit quaternion", "MLA unit quaternion",
+                        "RKMK4 first reversal", "RKMK4 spin max 51-60", "RKMK4 unit quaternion", "RKMK4 energy"});
 }
 
 TEST_CASE("rattleback studies: negative spins reverse within 10 s, positive ones do not", "[lie_group][rattleback][studies]") {
@@ -27,6 +28,6 @@ TEST_CASE("rattleback studies: negative spins reverse within 10 s, positive ones
 
 TEST_CASE("rattleback studies: DLA and MLA converge with order 2, RK4 with order 4", "[lie_group][rattleback][studies]") {
   const test::TempDir dir("rattleback");
-  test::require_claims(test::run_bundled_study("studies/rattleback/convergence_rattleback.json", dir / "run"), 3,
-                       {"order DLA 2", "order MLA 2", "order RK4 4"});
+  test::require_claims(test::run_bundled_study("studies/rattleback/convergence_rattleback.json", dir / "run"), 4,
+                       {"order DLA 2", "order MLA 2", "order RK4 4", "order RKMK4 4"});
 }

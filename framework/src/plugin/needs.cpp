@@ -8,6 +8,7 @@
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
+#include <dalembert/core/unit_quaternions.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <algorithm>
 #include <functional>
@@ -36,6 +37,7 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {AutomaticDerivatives::model_name, is<AutomaticDerivatives>},
       {CompiledSchemes::model_name, is<CompiledSchemes>},
       {Linearizable::model_name, is<Linearizable>},
+      {UnitQuaternionCoordinates::model_name, is<UnitQuaternionCoordinates>},
       {"ExactSolution", [](const System& s) { return s.has_exact_solution(); }},
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},

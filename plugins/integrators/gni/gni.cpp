@@ -30,6 +30,7 @@
 #include <dalembert/math/so3_group.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/lie_body_dynamics.hpp>
+#include <dalembert/schemes/open_integrator.hpp>
 #include <array>
 #include <memory>
 
@@ -38,12 +39,6 @@ namespace {
 using namespace dalembert;
 
 enum class Init { Paper, RattleLambda0, Exact };
-
-/// An Integrator whose start() and step() the dispatching plugin below may call directly.
-struct OpenIntegrator : Integrator {
-  using Integrator::start;
-  using Integrator::step;
-};
 
 /// The coordinate form on SE(2) (seed 001 §4.1–4.2), unchanged since issue 13.
 class GNIOnSE2 final : public OpenIntegrator {

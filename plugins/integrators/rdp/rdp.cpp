@@ -22,6 +22,7 @@
 #include <dalembert/math/se2.hpp>
 #include <dalembert/math/so3_group.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/schemes/open_integrator.hpp>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -35,12 +36,6 @@ struct Options {
   DexpInverse dexp_inverse = DexpInverse::FirstOrder;
   double alpha = 0.5;
   bool legendre = true;
-};
-
-/// An Integrator whose start() and step() the dispatching plugin below may call directly.
-struct OpenIntegrator : Integrator {
-  using Integrator::start;
-  using Integrator::step;
 };
 
 template <class G>

@@ -15,19 +15,18 @@
 #include <dalembert/math/se2.hpp>
 #include <dalembert/math/so3_group.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/plugin/needs.hpp>
 #include <dalembert/schemes/lie_body_dynamics.hpp>
+#include <dalembert/schemes/open_integrator.hpp>
+#include <dalembert/core/unit_quaternions.hpp>
+#include "rkmk4_quaternions.hpp"
 #include <limits>
 #include <memory>
+#include <string>
 
 namespace {
 
 using namespace dalembert;
-
-/// An Integrator whose start() and step() the dispatching plugin below may call directly.
-struct OpenIntegrator : Integrator {
-  using Integrator::start;
-  using Integrator::step;
-};
 
 template <class G>
 class RKMK4On final : public OpenIntegrator {
@@ -88,10 +87,14 @@ class RKMK4On final : public OpenIntegrator {
 class RKMK4 final : public Integrator {
  public:
   void bind(const System& s) override {
-    const LieGroupModel& m = require<LieGroupModel>(s, name());
-    switch (m.group()) {
-      case LieGroup::SE2: impl_ = std::make_unique<RKMK4On<SE2>>(); break;
-      case LieGroup::SO3: impl_ = std::make_unique<RKMK4On<SO3>>(); break;
+    if (dynamic_cast<const LieGroupModel*>(&s) == nullptr && dynamic_cast<const UnitQuaternionCoordinates*>(&s) != nullptr) {
+      impl_ = std::make_unique<rkmk4::OnUnitQuaternions>();
+    } else {
+      const LieGroupModel& m = require<LieGroupModel>(s, name());
+      switch (m.group()) {
+        case LieGroup::SE2: impl_ = std::make_unique<RKMK4On<SE2>>(); break;
+        case LieGroup::SO3: impl_ = std::make_unique<RKMK4On<SO3>>(); break;
+      }
     }
     impl_->set_name(name());
     impl_->bind(s);
@@ -108,12 +111,16 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rkmk4";
   d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
-  d.summary = "Runge-Kutta-Munthe-Kaas of order 4 on SE(2) or SO(3) (exp map), for LieGroupModels without shape";
+  d.version = "1.1.0";
+  d.summary =
+      "Runge-Kutta-Munthe-Kaas of order 4 (exp map): on SE(2) or SO(3) for LieGroupModels without shape, and on the "
+      "unit quaternions of an L-and-A model that declares them (the rolling bodies)";
   d.seed = "issue 29; Munthe-Kaas, Appl. Numer. Math. 29 (1999), Algorithm 1";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<RKMK4>(); };
-  // no shape variables: the connection's derivatives are not in the model (bind() refuses them too)
-  d.needs = fixed_needs({LieGroupModel::model_name, "ShapeFree"});
+  // a Lie-group model without shape variables (the connection's derivatives are not in the model;
+  // bind() refuses them too), or an L-and-A model with unit-quaternion coordinates, whose other
+  // holonomic constraints drift at O(h^4) as under rk4
+  d.needs = fixed_needs({"ShapeFree or " + std::string(UnitQuaternionCoordinates::model_name), treats("HolonomicConstraints")});
   return d;
 }
 

@@ -25,7 +25,7 @@ namespace {
 using namespace dalembert;
 using Model = rolling::RollingBodyModel;
 
-class ChaplyginBall final : public FixedLagrangianSystem<Model> {
+class ChaplyginBall final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }

@@ -22,7 +22,7 @@ using rattleback::Model;
 using rattleback::Vec3;
 using rattleback::Vec4;
 
-class Rattleback final : public FixedLagrangianSystem<Model> {
+class Rattleback final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }

@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 #include <array>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/core/unit_quaternions.hpp>
 #include <dalembert/math/ellipsoid_contact.hpp>
 #include <dalembert/math/forward_derivatives.hpp>
 #include <dalembert/math/nested_duals.hpp>
@@ -121,5 +122,9 @@ struct RollingBodyModel {
     return out;
   }
 };
+
+/// What a system on this model declares besides it: p = q[2..5] is a unit quaternion (rkmk4 moves it
+/// on the group, core/unit_quaternions.hpp).
+using UnitAttitude = UnitQuaternionsAt<RollingBodyModel::kP0>;
 
 }  // namespace dalembert::rolling
