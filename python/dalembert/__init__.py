@@ -11,6 +11,9 @@
     gni.step(s, 0.15); sleigh.energy(s)
     df = dalembert.simulate(sleigh, gni, s, 0.15, 15, observers=["energy_error"])
 
+An integrator written in Python (a class with ``order`` and ``step(state, h)``; see
+``register_integrator``) runs wherever a plugin does, as ``"python:module.Class"``.
+
 ``load`` and ``Run`` are pure Python (with pandas), and so are ``dalembert.run_folder`` (the reader
 of a run folder they share with the plotting program) and ``dalembert.plot`` (the plotting program
 ``dalembert plot`` starts, with matplotlib); everything else needs the compiled module
@@ -30,11 +33,14 @@ except ImportError as _e:  # the loader works without it
 
     class InputError(Error):
         """Bad input (the compiled module is not available)."""
+
+    class StepFailure(Error):
+        """A failed step (the compiled module is not available)."""
 else:
-    from ._dalembert import Error, InputError, Integrator, State, System
+    from ._dalembert import Error, InputError, Integrator, State, StepFailure, System
     __version__ = _dalembert.version
 
-from .api import describe, integrator, plugins, run, simulate, system
+from .api import check_integrator, describe, integrator, plugins, register_integrator, run, simulate, system
 
-__all__ = ["Error", "InputError", "Run", "State", "System", "Integrator", "describe", "integrator", "load",
-           "plugins", "run", "simulate", "system"]
+__all__ = ["Error", "InputError", "StepFailure", "Run", "State", "System", "Integrator", "check_integrator", "describe",
+           "integrator", "load", "plugins", "register_integrator", "run", "simulate", "system"]

@@ -114,3 +114,33 @@ def simulate(system, integrator, state, h, T, observers=(), record_every=1, max_
     df = pd.DataFrame(rows, columns=columns, copy=False)
     df.attrs["summary"] = summary
     return df
+
+
+def register_integrator(cls, name=None):
+    """Makes `cls`, an integrator written in Python, a plugin named ``python:NAME`` (by default
+    ``python:module.Class``, which studies may also name without registering) and returns the name.
+
+    The class declares ``order`` (whole number, required), optionally ``symmetric`` (bool),
+    ``parameters`` (dict of defaults: a study's ``params`` are checked against them and passed to
+    ``__init__`` as keywords) and ``needs`` (default ``["ConstrainedLagrangian"]``), and has
+    ``step(self, state, h)`` returning the new ``dalembert.State`` or a ``(q, v)`` pair; optionally
+    ``bind(self, system)`` (the run's ``dalembert.System``, lent for the run: its model functions
+    ``f``, ``M``, ``A``, ... are usable there) and ``start(self, state)``. Raising
+    ``dalembert.StepFailure`` fails a step (the state is put back); any other exception ends the run.
+    It then runs through ``simulate``, ``run`` (studies: observers, claims, fits, figures) and
+    ``check_integrator``. Every call takes the GIL: a study's tasks step one at a time.
+    """
+    return _core().register_integrator(cls, name)
+
+
+def check_integrator(name):
+    """The conformance suite of ``dalembert check NAME`` on integrator `name` (a Python one too:
+    order, symmetry, state unchanged after a failed step, needs) paired with every installed
+    system: a DataFrame with check, example, system, verdict, detail; the printed table in
+    ``df.attrs["text"]``. (The allocation count needs the command line's allocation hooks: it is
+    reported as not exercised here.)"""
+    import pandas as pd
+    rows, text = _core().check_integrator(name)
+    df = pd.DataFrame(rows, columns=["check", "example", "system", "verdict", "detail"])
+    df.attrs["text"] = text
+    return df

@@ -19,7 +19,10 @@ const Registry& registry();
 nlohmann::json to_json(const py::handle& obj, const std::string& where);
 py::object from_json(const nlohmann::json& j);
 
-void register_errors(py::module_& m);    // errors.cpp: dalembert.Error, InputError
+void register_errors(py::module_& m);    // errors.cpp: dalembert.Error, InputError, StepFailure
+void register_python_integrators(py::module_& m);  // python_integrators.cpp: integrators written in Python
+/// dalembert.StepFailure (errors.cpp).
+py::handle step_failure_type();
 void register_runs(py::module_& m);      // runs.cpp: run a study into a folder
 void register_plugins(py::module_& m);   // plugins.cpp: list and describe plugins
 void register_stepping(py::module_& m);  // stepping.cpp: State, System, Integrator

@@ -20,9 +20,9 @@ using SystemClass = py::class_<PySystem, std::shared_ptr<PySystem>>;
 
 // The system's L-and-A model, or an Error saying it has none.
 const ConstrainedLagrangian& lagrangian(const PySystem& s, const std::string& who) {
-  const auto* model = dynamic_cast<const ConstrainedLagrangian*>(s.system.get());
+  const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&s.get());
   if (!model)
-    throw Error(who + ": system '" + s.system->name() +
+    throw Error(who + ": system '" + s.get().name() +
                 "' is not written as an L-and-A model (M(q), V(q), A(q)); its equations are its plugin's own");
   return *model;
 }
@@ -32,7 +32,7 @@ Vec sized(const PySystem& s, const ConstrainedLagrangian& model, const py::handl
           const char* what) {
   Vec out = to_vec(x, who + ": " + what);
   if (out.size() != model.dof())
-    throw InputError(who + ": " + what, "has " + std::to_string(out.size()) + " entries; system '" + s.system->name() +
+    throw InputError(who + ": " + what, "has " + std::to_string(out.size()) + " entries; system '" + s.get().name() +
                                             "' has " + std::to_string(model.dof()));
   return out;
 }
@@ -47,7 +47,7 @@ std::pair<Vec, Vec> field(const PySystem& s, double t, const py::handle& q, cons
   Vec qdot(model.dof()), vdot(model.dof());
   f.evaluate(t, qv, vv, qdot, vdot);
   if (!vdot.allFinite() || !f.multiplier().allFinite())
-    throw Error(who + ": the field of system '" + s.system->name() +
+    throw Error(who + ": the field of system '" + s.get().name() +
                 "' is not finite at this (t, q, v) (overflow, or M(q) or C M⁻¹ Cᵀ singular there)");
   return {vdot, f.multiplier()};
 }
@@ -57,9 +57,9 @@ std::pair<Vec, Vec> field(const PySystem& s, double t, const py::handle& q, cons
 // row per function: function, compared_with, worst_relative_error, measured (a property's value),
 // states, and ok (no finding for it); the findings (one line each) in its attrs["findings"].
 py::object check(const PySystem& s, const py::object& state, int samples, std::uint64_t seed) {
-  const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(s.system.get());
+  const auto* lagrangian = dynamic_cast<const LagrangianSystem*>(&s.get());
   if (!lagrangian)
-    throw Error("System.check: system '" + s.system->name() +
+    throw Error("System.check: system '" + s.get().name() +
                 "' is not written as an L-and-A model: it has no derivatives to check (`dalembert check` lists its example states)");
   if (samples < 0 || samples > 100000) throw InputError("System.check: samples", "= " + std::to_string(samples) + ": 0 to 100000");
   DerivativeCheckOptions opt;
@@ -73,7 +73,7 @@ py::object check(const PySystem& s, const py::object& state, int samples, std::u
     const State& st = state.cast<const State&>();
     s.check(st, "System.check");
     opt.state = st;
-  } else if (const auto& examples = registry().find(PluginKind::System, s.system->name(), "System.check").examples;
+  } else if (const auto& examples = registry().find(PluginKind::System, s.get().name(), "System.check").examples;
              !examples.empty()) {
     opt.state = examples.front().state;
   }

@@ -23,4 +23,5 @@ PYBIND11_MODULE(_dalembert, m) {
   register_stepping(m);
   register_model(m);
   register_simulate(m);
+  register_python_integrators(m);
 }

@@ -139,7 +139,7 @@ py::tuple simulate(PySystem& sys, PyIntegrator& integ, State& state, double h, d
                    long record_every, std::optional<double> max_steps, bool interruptible) {
   if (integ.system.get() != &sys)
     throw InputError("simulate", "the integrator '" + integ.integrator->name() + "' is bound to system '" +
-                                     integ.system->system->name() + "', not to the system given");
+                                     integ.system->get().name() + "', not to the system given");
   integ.check_idle("simulate");
   check_not_running(state, "simulate");
   sys.check(state, "simulate");
@@ -159,7 +159,7 @@ py::tuple simulate(PySystem& sys, PyIntegrator& integ, State& state, double h, d
   integ.started = false;  // until a run that started it completes
   try {
     py::gil_scoped_release release;
-    Simulation sim(*sys.system, *integ.integrator, obs);
+    Simulation sim(sys.get(), *integ.integrator, obs);
     columns = sim.columns();
     const std::size_t nc = columns.size();
     rows->reserve(std::min<std::size_t>((static_cast<std::size_t>(steps / record_every) + 2) * nc, std::size_t(1) << 24));

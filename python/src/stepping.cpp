@@ -21,9 +21,9 @@ std::string value_text(double x) { return number_text(x, "%.17g"); }
 
 // The system's Linearizable model (core/linearizable.hpp), or an Error naming what it lacks.
 const Linearizable& linearizable(const PySystem& s, const char* who) {
-  const auto* lin = dynamic_cast<const Linearizable*>(s.system.get());
+  const auto* lin = dynamic_cast<const Linearizable*>(&s.get());
   if (!lin)
-    throw Error(std::string(who) + ": system '" + s.system->name() +
+    throw Error(std::string(who) + ": system '" + s.get().name() +
                 "' declares no family of steady motions (model Linearizable)");
   return *lin;
 }
@@ -85,10 +85,17 @@ void check_finite(const State& s, const char* who) {
                          "= " + value_text((*x)[i]) + ": a state is finite");
 }
 
+const System& PySystem::get() const {
+  if (!system)
+    throw Error("this dalembert.System was lent to a Python integrator for one run, which has ended; make one "
+                "with dalembert.system(name, params)");
+  return *system;
+}
+
 void PySystem::check(const State& s, const char* who) const {
   if (s.q.size() != Eigen::Index(layout.q.size()) || s.v.size() != Eigen::Index(layout.v.size()))
     throw InputError(who, "the state has " + std::to_string(s.q.size()) + " q and " + std::to_string(s.v.size()) +
-                              " v components; system '" + system->name() + "' has " + std::to_string(layout.q.size()) +
+                              " v components; system '" + get().name() + "' has " + std::to_string(layout.q.size()) +
                               " and " + std::to_string(layout.v.size()));
   check_finite(s, who);
 }
@@ -168,16 +175,16 @@ void register_stepping(py::module_& m) {
              return s;
            }),
            py::arg("name"), py::arg("params") = py::none())
-      .def_property_readonly("name", [](const PySystem& s) { return s.system->name(); })
+      .def_property_readonly("name", [](const PySystem& s) { return s.get().name(); })
       .def_property_readonly("q_names", [](const PySystem& s) { return s.layout.q; })
       .def_property_readonly("v_names", [](const PySystem& s) { return s.layout.v; })
       .def_property_readonly("diagnostic_names",
                              [](const PySystem& s) {
                                std::vector<std::string> n;
-                               s.system->diagnostic_names(n);
+                               s.get().diagnostic_names(n);
                                return n;
                              })
-      .def_property_readonly("has_exact_solution", [](const PySystem& s) { return s.system->has_exact_solution(); })
+      .def_property_readonly("has_exact_solution", [](const PySystem& s) { return s.get().has_exact_solution(); })
       .def(
           "state",
           [](const PySystem& s, const py::handle& q, const py::handle& v, double t) {
@@ -190,14 +197,14 @@ void register_stepping(py::module_& m) {
           "energy",
           [](const PySystem& s, const State& st) {
             s.check(st, "System.energy");
-            return s.system->energy(st);
+            return s.get().energy(st);
           },
           py::arg("state"))
       .def(
           "constraint_residual",
           [](const PySystem& s, const State& st) {
             s.check(st, "System.constraint_residual");
-            return s.system->constraint_residual(st);
+            return s.get().constraint_residual(st);
           },
           py::arg("state"))
       .def(
@@ -205,9 +212,9 @@ void register_stepping(py::module_& m) {
           [](const PySystem& s, const State& st) {
             s.check(st, "System.diagnostics");
             std::vector<std::string> names;
-            s.system->diagnostic_names(names);
+            s.get().diagnostic_names(names);
             std::vector<double> values(names.size());
-            s.system->diagnostics(st, values.data());
+            s.get().diagnostics(st, values.data());
             py::dict out;
             for (std::size_t i = 0; i < names.size(); ++i) out[py::str(names[i])] = values[i];
             return out;
@@ -218,7 +225,7 @@ void register_stepping(py::module_& m) {
           [](const PySystem& s, State& st) {
             check_not_running(st, "System.project");
             s.check(st, "System.project");
-            return s.system->project(st);
+            return s.get().project(st);
           },
           py::arg("state"), "Moves v onto the constraints in place; False if the system cannot.")
       .def(
@@ -226,16 +233,16 @@ void register_stepping(py::module_& m) {
           [](const PySystem& s, const State& s0, double t) {
             s.check(s0, "System.exact_solution");
             finite_time(t, "System.exact_solution: t");
-            if (!s.system->has_exact_solution()) throw Error("system '" + s.system->name() + "' has no exact solution");
+            if (!s.get().has_exact_solution()) throw Error("system '" + s.get().name() + "' has no exact solution");
             State out;
-            s.system->exact_solution(s0, t, out);
+            s.get().exact_solution(s0, t, out);
             return out;
           },
           py::arg("state0"), py::arg("t"))
       .def_property_readonly(
           "family",
           [](const PySystem& s) -> py::object {
-            const auto* lin = dynamic_cast<const Linearizable*>(s.system.get());
+            const auto* lin = dynamic_cast<const Linearizable*>(&s.get());
             if (!lin) return py::none();
             const SteadyMotionFamily f = lin->steady_family();
             py::dict d;
@@ -289,7 +296,7 @@ void register_stepping(py::module_& m) {
              i->system = system.shared_from_this();
              i->integrator = assemble_integrator(
                  registry(), plugin_use(name, params.is_none() ? nlohmann::json() : to_json(params, where + "/params"), where),
-                 *i->system->system);
+                 i->system->get());
              return i;
            }),
            py::arg("name"), py::arg("system"), py::arg("params") = py::none())

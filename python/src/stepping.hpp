@@ -34,6 +34,9 @@ struct PySystem : std::enable_shared_from_this<PySystem> {
 
   /// The state fits the layout and is finite.
   void check(const State& s, const char* who) const;
+  /// The system; an Error for a system lent to a Python integrator by a run that has ended
+  /// (python_integrators.cpp: `system` is then empty).
+  const System& get() const;
 };
 
 /// An integrator bound to one system. step() starts it (StepAware hint, then start) the first time,

@@ -275,6 +275,41 @@ def integrator_cases():
         case("pickle Integrator", "pickle.dumps(rk4())"),
         case("copy.copy(Integrator)", "copy.copy(rk4())"),
     ]
+    return c + python_integrator_cases()
+
+
+# Integrators written in Python (issue 31 item 2): bad classes, names and steps.
+PY_SCHEME = "class S:\n    order = 2\n    def step(self, s, h):\n        {body}\n"
+
+
+def python_integrator_cases():
+    c = []
+    for bad in ["None", "5", "'x'", "int", "lambda s, h: s", "sleigh"]:
+        c.append(case(f"register_integrator({bad[:20]})", f"D.register_integrator({bad})"))
+    for attr in ["order = 0", "order = '2'", "order = 2.5", "order = True", "order = 10**30", "parameters = 5",
+                 "parameters = {'x': object()}", "parameters = {1: 2}", "needs = 5", "needs = ['NoSuchModel']"]:
+        c.append(case(f"register_integrator({attr})",
+                      f"class S:\n    {attr}\n    def step(self, s, h):\n        return s\n"
+                      "D.register_integrator(S, 'fuzz_bad'); i = D.integrator('python:fuzz_bad', sleigh); i.step(st(), H)",
+                      also=["builtins.AttributeError"]))
+    for name in ["'python:'", "'python:x'", "'python:no_such_module.S'", "'python:os.path'", "'python:json.dumps'",
+                 "'python:' + 'x' * 200", "'python:../x.S'"]:
+        c.append(case(f"integrator({name[:30]})", f"D.integrator({name}, sleigh)"))
+    for body in ["return None", "return 5", "return (1, 2, 3)", "return ([0.0], [0.0])", "return (s.q, 'x')",
+                 "raise ValueError('boom')", "raise D.StepFailure('no')", "return (s.q * NAN, s.v)",
+                 "return (s.q, s.v * INF)", "import sys; sys.exit(3)", "raise KeyboardInterrupt"]:
+        c.append(case(f"Python step: {body[:30]}",
+                      PY_SCHEME.format(body=body) +
+                      "D.register_integrator(S, 'fuzz_step'); i = D.integrator('python:fuzz_step', sleigh)\n"
+                      "s = st(); q = s.q.copy()\ntry:\n    i.step(s, H)\nfinally:\n"
+                      "    assert s.q.tolist() == q.tolist(), 'a failed Python step changed the state'",
+                      also=["builtins.SystemExit", "builtins.KeyboardInterrupt"]))
+    c += [
+        case("study with a Python system", "D.run(study(system={'plugin': 'python:x.S'}), out=out())"),
+        case("study with a Python observer", "D.run(study(observers=['python:x.S']), out=out())"),
+        case("check_integrator(bad)", "D.check_integrator('python:no_such_module.S')"),
+        case("check_integrator(None)", "D.check_integrator(None)"),
+    ]
     return c
 
 

@@ -7,6 +7,7 @@
 #include <dalembert/host/plugin_file.hpp>
 #include <dalembert/host/probe.hpp>
 #include <dalembert/host/registry.hpp>
+#include <dalembert/host/in_process.hpp>
 #include <dalembert/core/json_input.hpp>
 #include <new>
 #include <sstream>
@@ -120,13 +121,20 @@ std::vector<const PluginDescriptor*> Registry::loaded() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<const PluginDescriptor*> out;
   for (const auto& p : plugins_) out.push_back(p.get());
+  out.insert(out.end(), in_process_.begin(), in_process_.end());
   return out;
 }
 
 std::string Registry::sha256(const PluginDescriptor& plugin) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = sha256_.find(plugin.file);
-  return it == sha256_.end() ? std::string() : it->second;
+  if (it != sha256_.end()) return it->second;
+  if (plugin.file.empty() || std::find(in_process_.begin(), in_process_.end(), &plugin) == in_process_.end()) return {};
+  try {
+    return sha256_[plugin.file] = plugin_file_sha256(plugin.file);  // a plugin made in process: its source file
+  } catch (const Error&) {
+    return {};
+  }
 }
 
 // The first file named for (kind, name); a warning, once per process, if others have that name.
@@ -172,6 +180,11 @@ std::vector<const PluginDescriptor*> Registry::find_any(const std::string& name)
 }
 
 const PluginDescriptor& Registry::find(PluginKind kind, const std::string& name, const std::string& where) const {
+  if (const PluginDescriptor* d = find_in_process(kind, name, where)) {  // "python:...": no file (in_process.hpp)
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (std::find(in_process_.begin(), in_process_.end(), d) == in_process_.end()) in_process_.push_back(d);
+    return *d;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   const auto& files = index().files(kind, name);
   if (files.empty()) throw_not_found(kind, name, where);

@@ -21,18 +21,26 @@ std::string safe_name(const JsonCursor& c, const std::string& what) {
   return name;
 }
 
+namespace {
+std::string plugin_name(const JsonCursor& c) {
+  std::string name = c.string();
+  if (!is_safe_plugin_name(name)) c.fail(safe_plugin_name_rule());
+  return name;
+}
+}  // namespace
+
 PluginUse parse_plugin(const JsonCursor& c, std::vector<std::string> extra_keys) {
   std::vector<std::string> keys = {"plugin", "params"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   if (c.json().is_string()) {  // shorthand: "rk4"
     PluginUse u;
-    u.plugin = safe_name(c, "plugin name");
+    u.plugin = plugin_name(c);
     u.where = c.where();
     return u;
   }
   c.allow_keys(keys);
   PluginUse u;
-  u.plugin = safe_name(c["plugin"], "plugin name");
+  u.plugin = plugin_name(c["plugin"]);
   if (c.has("params")) {
     if (!c["params"].json().is_object()) c["params"].fail("expected a JSON object of parameters");
     u.params = c["params"].json();
@@ -193,7 +201,7 @@ void parse_integrators(const JsonCursor& ints, Study& s, const StudyKind& kind) 
   for (std::size_t i = 0; i < ints.size(); ++i) {
     const JsonCursor c = ints.at(i);
     PluginUse u = parse_plugin(c, {"label", "h", "display", "reference"});
-    u.label = c.json().is_object() && c.has("label") ? safe_name(c["label"], "label") : u.plugin;
+    u.label = c.json().is_object() && c.has("label") ? safe_name(c["label"], "label") : default_label(u.plugin);
     if (c.json().is_object() && c.has("display")) u.display = c["display"].string();  // a figure's name for it
     if (c.json().is_object() && c.has("reference")) u.reference = c["reference"].boolean();
     if (c.json().is_object() && c.has("h")) {

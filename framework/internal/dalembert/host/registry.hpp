@@ -10,7 +10,9 @@
 // separate process (probe.hpp), so one whose loading crashes is refused with the reason. The first
 // file of a given kind and name wins (a warning names the others). Loaded libraries stay loaded for
 // the life of the process, so no object a plugin created can outlive its code. Each file is hashed
-// (SHA-256) as it is loaded, for the manifest and `--resume` (study/provenance.hpp). Thread-safe.
+// (SHA-256) as it is loaded, for the manifest and `--resume` (study/provenance.hpp). Names with an
+// in-process prefix ("python:module.Class") are plugins made by this process (in_process.hpp): no
+// file is searched for them; loaded() lists those used, sha256() hashes their source file. Thread-safe.
 #include <dalembert/plugin/descriptor.hpp>
 #include <dalembert/host/plugin_index.hpp>
 #include <filesystem>
@@ -97,6 +99,7 @@ class BOOST_SYMBOL_VISIBLE Registry : public PluginFactory {
   mutable std::optional<PluginIndex> index_;
   mutable std::map<std::filesystem::path, const PluginDescriptor*> opened_;  // null: refused
   mutable std::vector<std::unique_ptr<PluginDescriptor>> plugins_;  // in load order
+  mutable std::vector<const PluginDescriptor*> in_process_;        // made in process, used here (in_process.hpp)
   mutable std::map<std::string, std::string> sha256_;                // by file
   mutable std::vector<Refused> refused_;
 };
