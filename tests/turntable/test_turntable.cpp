@@ -130,7 +130,7 @@ TEST_CASE("moving constraints: schemes that do not treat them are refused, namin
   INFO("stderr: " << r.err);
   CHECK(r.status != 0);
   CHECK(r.err.find("does not treat the moving constraints") != std::string::npos);
-  CHECK(r.err.find("integrators that do: dla, mla, rk2, rk4") != std::string::npos);
+  CHECK(r.err.find("integrators that do: dla, exact_flow, mla, rk2, rk4") != std::string::npos);
 }
 
 TEST_CASE("turntable studies: the 2 Omega/7 orbit, DLA and MLA of order 2, RK4 of order 4", "[turntable][studies]") {
