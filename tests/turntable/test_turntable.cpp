@@ -126,7 +126,7 @@ TEST_CASE("moving constraints: schemes that do not treat them are refused, namin
                       {"initial", {{"q", {1, 0, 1, 0, 0, 0}}, {"v", {0, 2.0 / 7.0, 0, 5.0 / 14.0, 0, 0.25}}}},
                       {"integrators", {{{"label", "ED"}, {"plugin", "exact_discrete"}}}}, {"T", 0.1}, {"h", 0.05}};
   std::ofstream(dir / "refuse.json") << study.dump();
-  const auto r = test::run_cli("run refuse.json --out out", dir.path());
+  const auto r = test::run_cli("run " + (dir / "refuse.json").string() + " --out " + (dir / "out").string(), dir.path());
   INFO("stderr: " << r.err);
   CHECK(r.status != 0);
   CHECK(r.err.find("does not treat the moving constraints") != std::string::npos);
