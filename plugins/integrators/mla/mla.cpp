@@ -184,13 +184,17 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       q_next_ = q_ + u_.head(n_);
     } else if (form_ == Form::TwoStep) {
       // B(q_k)ᵀ[P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1})] = 0 (eq. (42)): π_k recomputed from the pair.
+      dm_.at_time(s.t - h);  // the pair (q_{k−1}, q_k) spans [t_k − h, t_k]: MLA's F_d^+ there (issue 30)
       dm_.momentum_plus(q_prev_, q_, h, pi_tmp_);
+      dm_.at_time(s.t);
       u_ = q_ - q_prev_;  // q_{k+1} = 2q_k − q_{k−1}
       rep = solve(h, pi_tmp_);
       q_next_ = q_ + u_.head(n_);
     } else {
       // Multiplier form (spec §3.2): P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1}) − μ(q_k)ᵀΛ = 0, ω = 0.
+      dm_.at_time(s.t - h);  // as in the two-step form
       dm_.legendre_plus(q_prev_, q_, h, Pplus_);
+      dm_.at_time(s.t);
       w_.head(n_) = q_ - q_prev_;
       w_.tail(r_).setZero();
       dm_.model().constraint_matrix(q_, A_);
