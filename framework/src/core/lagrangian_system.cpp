@@ -1,6 +1,7 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/integrator.hpp>
@@ -12,7 +13,13 @@ LagrangianSystem::~LagrangianSystem() = default;
 
 void check_treats(const System& system, std::string_view who, Treats treats) {
   const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&system);
-  if (!model || model->holonomic_count() == 0 || treats == Treats::HolonomicConstraints) return;
+  if (!model) return;
+  if (affine_constraint_of(*model) && !includes(treats, Treats::AffineConstraints))
+    throw Error("'" + std::string(who) + "' does not treat the moving constraints A(q)v + b(t, q) = 0 of system '" +
+                system.name() +
+                "' (it was written for A(q)v = 0 only); an integrator that treats them declares \"treats "
+                "AffineConstraints\" in its needs (`dalembert describe INTEGRATOR` prints them)");
+  if (model->holonomic_count() == 0 || includes(treats, Treats::HolonomicConstraints)) return;
   throw Error("'" + std::string(who) + "' does not treat the " + std::to_string(model->holonomic_count()) +
               " holonomic constraint(s) g(q) = 0 of system '" + system.name() +
               "' (it was written for A(q)v = 0 only); an integrator that treats them declares \"treats "
@@ -109,6 +116,12 @@ double LagrangianSystem::constraint_residual(const State& s) const {
   Av.resize(r);
   constraint_matrix(s.q, A);
   Av.noalias() = A * s.v;
+  if (const auto* affine = affine_constraint_of(*this)) {  // ‖A v + b(t, q)‖∞ (issue 30)
+    thread_local Vec b;
+    b.resize(r);
+    affine->affine_term(s.t, s.q, b);
+    Av += b;
+  }
   return Av.lpNorm<Eigen::Infinity>();
 }
 
@@ -166,7 +179,7 @@ bool ConstrainedLagrangian::project_configuration(VecRef q, double relative) con
 }
 
 bool LagrangianSystem::project(State& s) const {
-  // q onto g(q) = 0 (issue 28), then v ← v − M⁻¹Aᵀ C⁻¹ A v, the M-orthogonal projection onto D_q
+  // q onto g(q) = 0 (issue 28), then v ← v − M⁻¹Aᵀ C⁻¹ (A v + b), the M-orthogonal projection onto D_q
   // (spec 000 §2.0, P(q)), with C = [A; ∂g/∂q].
   const int n = dof(), r = num_constraints();
   const bool configuration = holonomic_count() == 0 || project_configuration(s.q);  // to holonomic_tolerance
@@ -177,7 +190,13 @@ bool LagrangianSystem::project(State& s) const {
   Eigen::LLT<Mat> llt(M);
   const Mat B = llt.solve(A.transpose());
   const Mat C = A * B;
-  s.v -= B * C.llt().solve(A * s.v);
+  Vec residual = A * s.v;  // A v (+ b(t, q): onto the affine space of a moving constraint, issue 30)
+  if (const auto* affine = affine_constraint_of(*this)) {
+    Vec b(r);
+    affine->affine_term(s.t, s.q, b);
+    residual += b;
+  }
+  s.v -= B * C.llt().solve(residual);
   return configuration;
 }
 

@@ -49,6 +49,8 @@ void NonholonomicVectorField::bind(const ConstrainedLagrangian& model) {
   c_.resize(r_);
   lambda_.resize(r_);
   rhs_.resize(r_);
+  affine_ = affine_constraint_of(model);
+  bdot_.resize(affine_ ? r_ : 0);
   contractions_.bind(model);
   constant_mass_ = model.constant_mass();
   external_force_ = model.has_external_force();
@@ -113,9 +115,13 @@ void NonholonomicVectorField::evaluate(double t, ConstVecRef q, ConstVecRef v, V
     MinvAt_ = A_.transpose();
     solve_mass(q, MinvAt_);  // B = M⁻¹Aᵀ
     contractions_.curvature(q, v, c_);
-    // λ = −C⁻¹ [A a + (∂A/∂q)[v]v]   (spec 000 §2.0)
+    // λ = −C⁻¹ [A a + (∂A/∂q)[v]v + ḃ]   (spec 000 §2.0; ḃ: issue 30)
     small_product(rhs_, A_, f_);
     rhs_ += c_;
+    if (affine_) {  // d/dt b(t, q) along v (issue 30)
+      affine_->affine_rate(t, q, v, bdot_);
+      rhs_ += bdot_;
+    }
     if (r_ == 1) {  // one constraint: C = A M⁻¹ Aᵀ is a positive number
       const double C = A_.row(0).dot(MinvAt_.col(0));
       if (!(C > 0.0)) throw StepFailure("constraint matrix A M⁻¹ Aᵀ is singular", 0.0);

@@ -1,5 +1,6 @@
 // Out-of-line destructors: the key functions that make RTTI of the interfaces unique to
 // libdalembert, so dynamic_cast to a model works across plugins built with hidden visibility.
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
@@ -18,6 +19,7 @@ void System::exact_solution(const State&, double, State&) const {
 }
 ConstrainedLagrangian::~ConstrainedLagrangian() = default;
 AutomaticDerivatives::~AutomaticDerivatives() = default;
+AffineConstraint::~AffineConstraint() = default;
 Integrator::~Integrator() = default;
 
 void Integrator::begin(const State& state, double h) {

@@ -1,4 +1,5 @@
 // capabilities_of, meets, unmet_need (see dalembert/plugin/needs.hpp).
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
@@ -42,6 +43,7 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},
       {"HolonomicConstraints", [](const System& s) { return lagrangian(s) && lagrangian(s)->holonomic_count() > 0; }},
+      {"AffineConstraints", [](const System& s) { return lagrangian(s) && affine_constraint_of(*lagrangian(s)); }},
       {"ShapeFree", [](const System& s) {
          const auto* lie = dynamic_cast<const LieGroupModel*>(&s);
          return lie && lie->shape_dim() == 0;
@@ -100,7 +102,7 @@ std::string unmet_need(const System& system, const Needs& needs) {
 std::string treats(const std::string& capability) { return kTreats + capability; }
 
 const std::vector<std::string>& treated_capabilities() {
-  static const std::vector<std::string> all = {"HolonomicConstraints"};
+  static const std::vector<std::string> all = {"HolonomicConstraints", "AffineConstraints"};
   return all;
 }
 

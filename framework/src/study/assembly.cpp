@@ -1,6 +1,7 @@
 // The one place a study's plugin uses become bound instances (study/assembly.hpp).
 #include <dalembert/study/assembly.hpp>
 #include <dalembert/study/column_names.hpp>
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/plugin/needs.hpp>
 
@@ -20,12 +21,13 @@ std::unique_ptr<System> assemble_system(const Registry& reg, const PluginUse& u)
 
 namespace {
 
-// A system with holonomic constraints binds only to an integrator that declares it treats them
-// (plugin/needs.hpp), whatever its bind() does (an integrator written before issue 28 knows nothing
-// of g and would integrate its velocity form only): refused here, naming those that do.
+// A system with holonomic constraints (or moving ones, A(q)v + b(t, q) = 0) binds only to an
+// integrator that declares it treats them (plugin/needs.hpp), whatever its bind() does (an
+// integrator written before issue 28 knows nothing of g, one before issue 30 nothing of b): refused
+// here, naming those that do.
 void check_treated(const Registry& reg, const PluginUse& u, const System& system) {
   const auto* model = dynamic_cast<const ConstrainedLagrangian*>(&system);
-  if (!model || model->holonomic_count() == 0) return;
+  if (!model || (model->holonomic_count() == 0 && !affine_constraint_of(*model))) return;
   const Needs needs = reg.needs(PluginKind::Integrator, u.plugin, u.params, u.where);
   const std::string unmet = unmet_integrator_need(system, needs);
   if (unmet.rfind("treats ", 0) != 0) return;  // met, or another need: bind() says which
@@ -35,8 +37,10 @@ void check_treated(const Registry& reg, const PluginUse& u, const System& system
         can.push_back(d->name);
     } catch (const std::exception&) {  // e.g. a composition without stages: not a candidate by itself
     }
-  throw InputError(u.where, "integrator '" + u.plugin + "' does not treat the " + std::to_string(model->holonomic_count()) +
-                                " holonomic constraint(s) g(q) = 0 of system '" + system.name() +
+  const std::string what = unmet == treats("AffineConstraints")
+                               ? std::string("the moving constraints A(q)v + b(t, q) = 0")
+                               : "the " + std::to_string(model->holonomic_count()) + " holonomic constraint(s) g(q) = 0";
+  throw InputError(u.where, "integrator '" + u.plugin + "' does not treat " + what + " of system '" + system.name() +
                                 "' (its declared needs lack \"" + unmet + "\"); integrators that do: " +
                                 (can.empty() ? std::string("none installed") : joined(can)));
 }

@@ -83,10 +83,11 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "exact_flow";
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";
+  d.version = "1.2.0";  // 1.2: treats moving constraints (issue 30)
   d.summary = "The system's exact solution as an integrator, evaluated from the segment's start (reference runs, exact impact sequences)";
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<ExactFlow>(); };
-  d.needs = fixed_needs({"ExactSolution", treats("HolonomicConstraints")});  // the exact solution keeps g = 0
+  // The exact solution keeps g = 0 and A v + b(t, q) = 0 (issue 30)
+  d.needs = fixed_needs({"ExactSolution", treats("HolonomicConstraints"), treats("AffineConstraints")});
   return d;
 }
 }  // namespace

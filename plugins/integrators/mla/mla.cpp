@@ -17,6 +17,8 @@
 // Holonomic constraints g(q) = 0 (issue 28): D = ker [A; ∂g/∂q] and ω's last rows are g(q_{k+1})/h
 // (discrete_mechanics.hpp): g is imposed at position level with SHAKE/RATTLE's multipliers, so
 // |g(q_k)| stays at Newton's tolerance; traits then also preserve "holonomic_constraint".
+// Moving constraints A(q)v + b(t, q) = 0 (issue 30): ω gains the quadrature of b at t_k + c_i h and
+// v_k lies on the affine space (discrete_mechanics.hpp; README "Moving constraints").
 // Newton (spec §3.2): unknown Δq = q_{k+1} − q_k, initial guess h v_k (one-step; with M(q) and a
 // kept Jacobian the increment extrapolated from the last guess_order ones, README) or q_k − q_{k−1}
 // (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); Jacobian from the model's derivatives (parameter
@@ -62,7 +64,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
         guess_order_(guess_order) {}
 
   void bind(const System& s) override {
-    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints | Treats::AffineConstraints);
     if (model.has_external_force())
       throw Error("integrator '" + name() + "' does not support external forces yet (spec 002 §3.1); system '" +
                   s.name() + "' has one: use rk2 or rk4");
@@ -135,13 +137,13 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       values_[0] = values_[5] = std::nan("");
       if (h_hint_ != 0.0 && std::isfinite(h_hint_)) {
         dm_.momentum_minus(q_, q1_, h_hint_, pi_);
-        values_[0] = values_[5] = dm_.hamiltonian(q_, pi_);
+        values_[0] = values_[5] = dm_.hamiltonian(s.t, q_, pi_);
       }
     } else {
       // π_0 = B(q_0)ᵀ M v_0 (spec §3.2 one-step form, item 3).
       q1_pending_ = false;
       dm_.momentum_from_velocity(q_, s.v, pi_);
-      values_[0] = values_[5] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π_0)
+      values_[0] = values_[5] = dm_.hamiltonian(s.t, q_, pi_);  // H_0 = H|D*(q_0, π_0)
     }
     values_[1] = values_[2] = values_[3] = 0.0;
     h_hint_ = 0.0;  // the hint concerns this start only
@@ -151,6 +153,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     // Restart only when the state was moved from outside (an impact, a new run); the runner
     // rewrites t as t0 + k h, which may differ from our sum of steps by round-off.
     if (s.q.size() != n_ || s.q != q_ || std::abs(s.t - t_) > 1e-9 * (1.0 + std::abs(t_))) start(s);
+    dm_.at_time(s.t);  // t_k: the nodes of a moving constraint's b(t, q) (issue 30)
     if (reuse_jacobian_ && h != h_jacobian_) {  // the kept Jacobian is one of another step size
       newton_.invalidate_jacobian();
       newton_multiplier_.invalidate_jacobian();
@@ -163,7 +166,7 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
       // First step of the paper's data: π_0 = π^−(q_0,q_1), q_1 given; H_0 published before.
       q_next_ = q1_;
       dm_.momentum_minus(q_, q_next_, h, pi_);
-      values_[5] = dm_.hamiltonian(q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
+      values_[5] = dm_.hamiltonian(s.t, q_, pi_);  // H_0 = H|D*(q_0, π^−(q_0,q_1)) (spec §3.1)
     } else if (form_ == Form::OneStep || !have_prev_ || h * h_last_ < 0.0) {
       // (A step back after a step forward: the pair (q_{k−1}, q_k) is the wrong way round for the
       // two-step forms, and (q_k, π_k) is the state of the one-step map, whose step of −h undoes h.)
@@ -174,20 +177,24 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
         // h v: each order saves chord iterations (per bicycle step at h = 1e-3: 4.35, 2.27, 1.31 for m = 2, 4, 5).
         increments_.guess(u_);
       } else {
-        dm_.velocity(q_, pi_, v_);
+        dm_.velocity(s.t, q_, pi_, v_);
         u_ = h * v_;  // initial guess q_k + h v, v = B(BᵀMB)⁻¹π_k
       }
       rep = solve(h, pi_);
       q_next_ = q_ + u_.head(n_);
     } else if (form_ == Form::TwoStep) {
       // B(q_k)ᵀ[P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1})] = 0 (eq. (42)): π_k recomputed from the pair.
+      dm_.at_time(s.t - h);  // the pair (q_{k−1}, q_k) spans [t_k − h, t_k]: MLA's F_d^+ there (issue 30)
       dm_.momentum_plus(q_prev_, q_, h, pi_tmp_);
+      dm_.at_time(s.t);
       u_ = q_ - q_prev_;  // q_{k+1} = 2q_k − q_{k−1}
       rep = solve(h, pi_tmp_);
       q_next_ = q_ + u_.head(n_);
     } else {
       // Multiplier form (spec §3.2): P^+(q_{k−1},q_k) − P^−(q_k,q_{k+1}) − μ(q_k)ᵀΛ = 0, ω = 0.
+      dm_.at_time(s.t - h);  // as in the two-step form
       dm_.legendre_plus(q_prev_, q_, h, Pplus_);
+      dm_.at_time(s.t);
       w_.head(n_) = q_ - q_prev_;
       w_.tail(r_).setZero();
       dm_.model().constraint_matrix(q_, A_);
@@ -217,12 +224,12 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
     dm_.momenta(q_, q_next_, h, pi_tmp_, pi_next_);
     matching = (pi_tmp_ - pi_).lpNorm<Eigen::Infinity>();
     dm_.constraint(q_, q_next_, h, omega_);
-    dm_.velocity(q_next_, pi_next_, v_);
+    dm_.velocity(s.t + h, q_next_, pi_next_, v_);
     if (!q_next_.allFinite() || !v_.allFinite())
       throw StepFailure(std::string(kName) + ": non-finite q_{k+1} or pi_{k+1}", rep.residual_norm, rep.iterations);
 
     // Commit.
-    const double H = dm_.hamiltonian(q_next_, pi_next_);
+    const double H = dm_.hamiltonian(s.t + h, q_next_, pi_next_);
     if (reuse_jacobian_) increments_.push(q_next_ - q_);  // the increments of the guess above
     q_prev_ = q_;
     have_prev_ = true;
@@ -404,9 +411,10 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = kName;
   d.kind = PluginKind::Integrator;
-  d.version = "1.4.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
+  d.version = "1.5.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
                         // 1.3: M(q): kept Jacobian, extrapolated guess (guess_order) (issue 28 item 6);
-                        // 1.4: q_{k+1} projected onto g = 0 when |g| > 16 eps (issue 29)
+                        // 1.4: q_{k+1} projected onto g = 0 when |g| > 16 eps (issue 29);
+                        // 1.5: moving constraints A(q)v + b(t, q) = 0: ω gains Σ b_i b(t_k + c_i h, q_{c_i}) (issue 30)
   d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
                       : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
   d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
@@ -434,7 +442,7 @@ PluginDescriptor describe() {
        0.0},
   };
   d.make_integrator = make;
-  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced", treats("HolonomicConstraints")});
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced", treats("HolonomicConstraints"), treats("AffineConstraints")});
   d.examples = {{"one_step midpoint", {{"form", "one_step"}}},
                 {"two_step", {{"form", "two_step"}}},
                 {"multiplier", {{"form", "multiplier"}}}};

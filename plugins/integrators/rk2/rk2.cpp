@@ -27,7 +27,7 @@ class RK2 final : public Integrator {
       w_.resize(reduced_field_.k());
       return;
     }
-    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints | Treats::AffineConstraints);
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
     stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
@@ -60,7 +60,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rk2";
   d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
+  d.version = "1.1.0";  // 1.1: moving constraints A(q)v + b(t, q) = 0 in the field (issue 30)
   d.summary = "Explicit midpoint (RK2) on the continuous nonholonomic vector field (no projection); order 2";
   d.seed = "001 (baseline RK2 of Sec 6), spec 001 Sec 3.4";
   ParamSpec ode{"ode", ParamType::String, "full",
@@ -75,7 +75,7 @@ PluginDescriptor describe() {
     // Holonomic constraints (full ODE): the continuous field keeps their velocity form (index-reduced);
     // g drifts at the method's error (README). The reduced ODE of a LieGroupModel has no g.
     if (p.string("ode") == "reduced") return Needs{LieGroupModel::model_name, "CoordinateVelocities"};  // q̇ = B_D w
-    return Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints")};
+    return Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints"), treats("AffineConstraints")};
   };
   d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}, {"reduced", {{"ode", "reduced"}}}};
   return d;

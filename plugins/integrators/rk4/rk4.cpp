@@ -16,7 +16,7 @@ class RK4 final : public Integrator {
  public:
   explicit RK4(bool compiled) : compiled_(compiled), rk_(classical_rk4()) {}
   void bind(const System& s) override {
-    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
+    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints | Treats::AffineConstraints);
     field_.bind(model);
     rk_.resize(model.dof(), model.dof());
     stepper_ = compiled_stepper(s, compiled_, [this](const CompiledSchemes& c) { return c.runge_kutta(rk_.tableau()); });
@@ -40,7 +40,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rk4";
   d.kind = PluginKind::Integrator;
-  d.version = "1.0.0";
+  d.version = "1.1.0";  // 1.1: moving constraints A(q)v + b(t, q) = 0 in the field (issue 30)
   d.summary = "Classical RK4 on the continuous nonholonomic vector field (no projection); order 4";
   d.seed = "000 (baseline, Sec 3.6 of the spec)";
   d.params = {{"compiled", ParamType::Boolean, true, kCompiledParameterDoc}};
@@ -49,7 +49,7 @@ PluginDescriptor describe() {
   };
   // Holonomic constraints: the continuous field keeps their velocity form (index-reduced); g drifts
   // at the method's error (README, observer constraint_residual's holonomic_residual column).
-  d.needs = fixed_needs({ConstrainedLagrangian::model_name, treats("HolonomicConstraints")});
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, treats("HolonomicConstraints"), treats("AffineConstraints")});
   d.examples = {{"compiled", {{"compiled", true}}}, {"generic path", {{"compiled", false}}}};
   return d;
 }

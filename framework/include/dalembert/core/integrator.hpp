@@ -68,12 +68,17 @@ class BOOST_SYMBOL_VISIBLE Integrator {
 class ConstrainedLagrangian;
 
 /// What a scheme treats beyond the constraints A(q)v = 0 of its model: holonomic constraints
-/// g(q) = 0 (issue 28). A scheme that treats them says so when it asks for its model, and declares
-/// "treats HolonomicConstraints" in its needs (plugin/needs.hpp).
-enum class Treats { Nothing, HolonomicConstraints };
+/// g(q) = 0 (issue 28), moving constraints A(q)v + b(t, q) = 0 (issue 30, core/affine_constraint.hpp).
+/// A scheme that treats them says so when it asks for its model (flags, combined with |), and
+/// declares "treats HolonomicConstraints" / "treats AffineConstraints" in its needs (plugin/needs.hpp).
+enum class Treats { Nothing = 0, HolonomicConstraints = 1, AffineConstraints = 2 };
+constexpr Treats operator|(Treats a, Treats b) { return Treats(int(a) | int(b)); }
+/// Whether `treats` includes every flag of `what`.
+constexpr bool includes(Treats treats, Treats what) { return (int(treats) & int(what)) == int(what); }
 
 /// An Error "'WHO' does not treat the k holonomic constraint(s) g(q) = 0 of system S ..." when
-/// `system` has holonomic constraints and `treats` does not include them.
+/// `system` has holonomic constraints and `treats` does not include them; the same for moving
+/// constraints A(q)v + b(t, q) = 0.
 BOOST_SYMBOL_VISIBLE void check_treats(const System& system, std::string_view who, Treats treats);
 
 /// The model `Model` of `system`, or an Error "integrator WHO needs model M; system S does not provide it".

@@ -1,11 +1,13 @@
 #pragma once
 // The continuous nonholonomic vector field of a ConstrainedLagrangian system (spec 000 §2.0):
 //   q̇ = v,  M v̇ = f + Aᵀλ,  f = −∇V(q) − c(q,v) + F(t,q,v),
-//   λ(q,v) = −C⁻¹ [ A M⁻¹ f + (∂A/∂q)[v]v ],  C = A M⁻¹ Aᵀ,
-// obtained from d/dt(A(q)q̇) = 0. All buffers are sized in bind(): evaluate() does not allocate.
+//   λ(q,v) = −C⁻¹ [ A M⁻¹ f + (∂A/∂q)[v]v + ḃ ],  C = A M⁻¹ Aᵀ,
+// obtained from d/dt(A(q)q̇ + b(t,q)) = 0; ḃ = ∂b/∂t + (∂b/∂q)v for moving constraints
+// (core/affine_constraint.hpp, issue 30), absent otherwise. All buffers are sized in bind(): evaluate() does not allocate.
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <boost/config.hpp>
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 
 namespace dalembert {
@@ -116,12 +118,13 @@ class BOOST_SYMBOL_VISIBLE NonholonomicVectorField {
   bool mass_factored_ = false;
   // The model's traits, read once in bind() (no virtual call per evaluation).
   bool constant_mass_ = true, external_force_ = false;
+  const AffineConstraint* affine_ = nullptr;  // moving constraints A v + b(t,q) = 0, or none
   MassStructure mass_structure_ = MassStructure::Dense;
   Vec inv_diag_;  // M⁻¹ when M is constant and diagonal
   Mat M_, Minv_, A_, MinvAt_, C_;
   Eigen::LLT<Mat> mass_llt_;
   Eigen::LLT<Mat> c_llt_;
-  Vec f_, tmp_, c_, lambda_, rhs_;
+  Vec f_, tmp_, c_, lambda_, rhs_, bdot_;
   Mat tmp_cols_;
   ConstraintContractions contractions_;
 };

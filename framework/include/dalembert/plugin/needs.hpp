@@ -9,8 +9,9 @@
 //     HolonomicConstraints (a ConstrainedLagrangian with holonomic constraints g(q) = 0, issue 28),
 //     CoordinateVelocities (v = q̇: every ConstrainedLagrangian and a LieGroupModel on SE(2); not a
 //     LieGroupModel on SO(3), whose q is a quaternion and v the body angular velocity, issue 29),
-//     ShapeFree (a LieGroupModel without shape variables, dim S = 0: the sleigh, the Suslov problem).
-// HolonomicConstraints is also a capability an integrator must declare it treats: a system that has
+//     ShapeFree (a LieGroupModel without shape variables, dim S = 0: the sleigh, the Suslov problem),
+//     AffineConstraints (a ConstrainedLagrangian with moving constraints A(q)v + b(t, q) = 0, issue 30).
+// HolonomicConstraints and AffineConstraints are also capabilities an integrator must declare it treats: a system that has
 // it binds only to an integrator whose needs include "treats HolonomicConstraints" (a declaration,
 // met by every system); unmet_integrator_need() says so, and the study refuses the others before
 // bind(), naming the integrators that treat it.
@@ -34,7 +35,8 @@ BOOST_SYMBOL_VISIBLE std::string unmet_need(const System& system, const Needs& n
 
 /// The needs entry by which an integrator declares it treats `capability` ("treats " + capability).
 BOOST_SYMBOL_VISIBLE std::string treats(const std::string& capability);
-/// The capabilities a system may have that an integrator must declare it treats: HolonomicConstraints.
+/// The capabilities a system may have that an integrator must declare it treats: HolonomicConstraints,
+/// AffineConstraints.
 BOOST_SYMBOL_VISIBLE const std::vector<std::string>& treated_capabilities();
 /// For an integrator: unmet_need(), else "treats C" for the first capability C of
 /// treated_capabilities() that `system` has and `needs` does not declare treated; "" when it binds.

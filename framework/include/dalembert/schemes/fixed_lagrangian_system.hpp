@@ -33,6 +33,9 @@
 //                                                   depend on (the same for ∇V, ∂g/∂q, ∇²g w)
 //   static constexpr int holonomic = k;                            k holonomic constraints g(q) = 0
 //   void holonomic_constraint(const auto& q, auto&& g) const;      (issue 28; absent: k = 0), g(q), k
+//   void affine_constraint(const auto& t, const auto& q, auto&& b) const;   moving constraints
+//                                                   A(q)v + b(t, q) = 0 (issue 30; absent: b = 0), r;
+//                                                   schemes/fixed_affine_constraint.hpp
 // With g, the system's constraint distribution is C = [A; ∂g/∂q] (num_constraints() = r + k, the
 // rows of g last): ∂g/∂q, ∇²g and the contractions come from AD on g, so the continuous field,
 // constraint_residual() and project() keep the velocity form of g, and project() puts q on g = 0.
@@ -51,6 +54,7 @@
 #include <Eigen/Core>
 #include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/schemes/compiled_schemes.hpp>
+#include <dalembert/schemes/fixed_affine_constraint.hpp>
 #include <dalembert/schemes/fixed_linearizable.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
@@ -114,7 +118,8 @@ template <class Model>
 class FixedLagrangianSystem : public LagrangianSystem,
                               public AutomaticDerivatives,
                               public CompiledSchemes,
-                              public LinearizableBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>> {
+                              public LinearizableBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>>,
+                              public AffineConstraintBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>> {
   // The rules of core/model_rules.hpp: a model that breaks one gets its message, and a stand-in is
   // compiled in its place so that nothing else is reported.
   static_assert(model_rules::declares_sizes<Model>,
@@ -152,6 +157,8 @@ class FixedLagrangianSystem : public LagrangianSystem,
   static constexpr bool external_force_model = requires(const CheckedModel& m, const VecN& q, VecN& f) {
     m.external_force(0.0, q, q, f);
   };
+  /// Moving constraints A(q)v + b(t, q) = 0 (issue 30): the system is then an AffineConstraint.
+  static constexpr bool affine_model = model_rules::declares_affine_constraint<CheckedModel>;
 
   template <class... Args>
   explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
@@ -201,6 +208,11 @@ class FixedLagrangianSystem : public LagrangianSystem,
       if (access_.r() == 0) return 0.0;
       MatRN A = ad::sized<MatRN>(access_.r(), access_.n());
       access_.constraint_matrix(s.q, A);
+      if constexpr (affine_model) {  // ‖A v + b(t, q)‖∞
+        VecR b = ad::sized<VecR>(access_.r(), 1);
+        this->affine_term(s.t, s.q, b);
+        return (A * VecN(s.v) + b).template lpNorm<Eigen::Infinity>();
+      }
       return (A * VecN(s.v)).template lpNorm<Eigen::Infinity>();
     }
   }
@@ -246,10 +258,12 @@ class FixedLagrangianSystem : public LagrangianSystem,
   // ----- CompiledSchemes: for fixed sizes, a constant M and no external force (what their templates
   // assume) -----
   static constexpr bool compiles_schemes =
-      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model;
+      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model && !affine_model;
   /// Runge–Kutta also for a configuration-dependent M(q) (issue 28 item 6): the field factorises
   /// M(q) at each evaluation and adds the Coriolis terms (core/fixed_nonholonomic_field.hpp).
-  static constexpr bool compiles_runge_kutta = N != Eigen::Dynamic && R != Eigen::Dynamic && !external_force_model;
+  /// (Not for moving constraints: the compiled field knows no b; the generic field does.)
+  static constexpr bool compiles_runge_kutta =
+      N != Eigen::Dynamic && R != Eigen::Dynamic && !external_force_model && !affine_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
     if constexpr (compiles_runge_kutta)
       return std::make_unique<CompiledRungeKutta<CheckedModel>>(model_, tableau);

@@ -10,7 +10,7 @@
 //                         MΔq/h − h Σ b_i c_i ∇V (issue 14 generalises them to M(q))
 //   discrete forces       F_d^−        =  h Σ b_i (1−c_i) F_nh(q_{c_i}, Δq/h)    (covector at q0)
 //                         F_d^+        =  h Σ b_i c_i     F_nh(q_{c_i}, Δq/h)    (covector at q1)
-//   discrete constraint   ω(q0,q1)     =  Σ b_i A(q_{c_i}) Δq/h
+//   discrete constraint   ω(q0,q1)     =  Σ b_i A(q_{c_i}) Δq/h   (+ Σ b_i b(t_{c_i}, q_{c_i}): below)
 //   forced Legendre       P^+ = D2L_d + F_d^+,  P^− = −D1L_d − F_d^−
 //   projected momenta     π^± = B(q_{1|0})ᵀ P^±
 //   energy on D*          H|D*(q,π)    = ½ πᵀ(B(q)ᵀM(q)B(q))⁻¹π + V(q)
@@ -35,10 +35,23 @@
 // C): the reaction of g is SHAKE's multiplier. Without nonholonomic constraints this is the
 // midpoint (or trapezoidal, Gauss) variational integrator with SHAKE's constraint, order 2,
 // symmetric; |g(q_k)| stays at Newton's tolerance over any number of steps.
+//
+// Moving constraints A(q)v + b(t, q) = 0 (issue 30, core/affine_constraint.hpp): virtual
+// displacements still satisfy A δq = 0 (b is no velocity), so the discrete Lagrange–d'Alembert
+// principle and its momentum matching are unchanged, and only the discrete constraint gains the
+// quadrature of b at the nodes' times t_{c_i} = t_k + c_i h (t_k: at_time()):
+//   discrete constraint   ω(q0,q1)     =  Σ b_i [A(q_{c_i}) Δq/h + b(t_{c_i}, q_{c_i})]
+// (midpoint: A(q̄)Δq/h + b(t_{k+½}, q̄), consistent of order 2 with A q̇ + b = 0 at t_{k+½}, the
+// time at which the midpoint rule's ω approximates it — README of plugins/integrators/mla). The
+// velocity written back lies on the affine space: v = v_b + B(BᵀMB)⁻¹π, v_b = −M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹b
+// the M-orthogonal particular solution (BᵀM v_b = −(AB)ᵀ(…)b = 0, so π = BᵀMv still holds), and
+// the energy on the affine space is H(q, π) = ½πᵀ(BᵀMB)⁻¹π + ½v_bᵀMv_b + V(q) (no cross term).
+// The discrete forces of MLA take the field's multiplier at t_{c_i} (it holds ḃ).
 // Every buffer is sized in bind(); no member allocates afterwards.
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/math/llt_storage.hpp>
@@ -166,7 +179,20 @@ class DiscreteNonholonomicMechanics {
     w_.resize(n_ - r_);
     gq_.resize(k_hol_);
     Jg_.resize(k_hol_, n_);
+    affine_ = affine_constraint_of(model);
+    t0_ = 0.0;
+    const int ar = affine_ ? r_ : 0;  // moving constraints' work (issue 30)
+    b_.resize(ar);
+    Bq_.resize(ar, affine_ ? n_ : 0);
+    MinvAt_.resize(affine_ ? n_ : 0, ar);
+    C_.resize(ar, ar);
+    size_llt(C_llt_, ar);
   }
+
+  /// The time t_k at the start of the step (q0 = q_k): b's nodes are at t_k + c_i h (issue 30).
+  void at_time(double t0) { t0_ = t0; }
+  /// True when the system's constraints move: A(q)v + b(t, q) = 0.
+  bool affine() const { return affine_ != nullptr; }
 
   int n() const { return n_; }
   /// The rows of the constraint distribution C = [A; ∂g/∂q] (the discrete constraint ω has as many).
@@ -222,6 +248,7 @@ class DiscreteNonholonomicMechanics {
         model_->constraint_matrix(qc_, A_);
         omega.noalias() += rule_.weights[i] * (A_ * v_);
       }
+      if (affine_) add_affine(q0, q1, h, omega);
       return;
     }
     if (ra_ > 0)
@@ -230,6 +257,7 @@ class DiscreteNonholonomicMechanics {
         model_->constraint_matrix(qc_, A_);
         omega.head(ra_).noalias() += rule_.weights[i] * (A_.topRows(ra_) * v_);
       }
+    if (affine_) add_affine(q0, q1, h, omega);  // (b's rows of g are 0)
     model_->holonomic(q1, gq_);
     omega.tail(k_hol_) = gq_ / h;
   }
@@ -288,8 +316,9 @@ class DiscreteNonholonomicMechanics {
     }
   }
 
-  /// ∂ω(q0, q0+u)/∂u = Σ b_i [A(q_{c_i})/h + c_i DA[v](q_{c_i})] (r×n), DA[w]_{aj} = Σ_i ∂A_{ai}/∂q^j w_i;
-  /// the rows of g: ∂g/∂q(q1)/h.
+  /// ∂ω(q0, q0+u)/∂u = Σ b_i [A(q_{c_i})/h + c_i DA[v](q_{c_i}) + c_i ∂b/∂q(t_{c_i}, q_{c_i})] (r×n),
+  /// DA[w]_{aj} = Σ_i ∂A_{ai}/∂q^j w_i (the ∂b/∂q term with moving constraints only); the rows of g:
+  /// ∂g/∂q(q1)/h.
   void constraint_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
     v_ = (q1 - q0) / h;
     J.setZero();
@@ -303,6 +332,7 @@ class DiscreteNonholonomicMechanics {
         contractions_.derivative(qc_, v_, DA_);
         J.noalias() += (b * c) * DA_;
       }
+      if (affine_) add_affine_jacobian(q0, q1, h, J);
       return;
     }
     if (ra_ > 0)
@@ -315,6 +345,7 @@ class DiscreteNonholonomicMechanics {
         contractions_.derivative(qc_, v_, DA_);
         J.topRows(ra_).noalias() += (b * c) * DA_.topRows(ra_);
       }
+    if (affine_) add_affine_jacobian(q0, q1, h, J);  // (zero on g's rows, overwritten below)
     model_->holonomic_jacobian(q1, Jg_);
     J.bottomRows(k_hol_).noalias() = (1.0 / h) * Jg_;
   }
@@ -356,11 +387,27 @@ class DiscreteNonholonomicMechanics {
     w_ = S_llt_.solve(pi);
     return 0.5 * pi.dot(w_) + model_->potential(q);
   }
+  /// With moving constraints, the energy at time t on the affine space A v + b(t, q) = 0 (header):
+  /// H|D*(q, π) + ½ v_bᵀM v_b.
+  double hamiltonian(double t, ConstVecRef q, ConstVecRef pi) {
+    const double H = hamiltonian(q, pi);
+    if (!affine_) return H;
+    particular_velocity(t, q, v_);
+    g_.noalias() = M_ * v_;
+    return H + 0.5 * v_.dot(g_);
+  }
   /// The inverse Legendre transform on D: v = B (BᵀMB)⁻¹ π ∈ D_q.
   void velocity(ConstVecRef q, ConstVecRef pi, VecRef v) {
     factor(q);
     w_ = S_llt_.solve(pi);
     v.noalias() = B_ * w_;
+  }
+  /// With moving constraints, on the affine space at time t: v = v_b(t, q) + B (BᵀMB)⁻¹ π (header).
+  void velocity(double t, ConstVecRef q, ConstVecRef pi, VecRef v) {
+    velocity(q, pi, v);
+    if (!affine_) return;
+    particular_velocity(t, q, v_);
+    v += v_;
   }
   /// π = B(q)ᵀ M(q) v (spec 002 §3.2 one-step form, item 3).
   void momentum_from_velocity(ConstVecRef q, ConstVecRef v, VecRef pi) {
@@ -446,7 +493,7 @@ class DiscreteNonholonomicMechanics {
       const double w[2] = {want_minus ? 1.0 - c : 0.0, want_plus ? c : 0.0};
       if (w[0] == 0.0 && w[1] == 0.0) continue;
       qc_ = q0 + c * (q1 - q0);
-      field_.evaluate(0.0, qc_, v_, qd_, vd_);
+      field_.evaluate(affine_ ? t0_ + c * h : 0.0, qc_, v_, qd_, vd_);  // (λ holds ḃ at t_c, issue 30)
       model_->constraint_matrix(qc_, A_);
       for (int side = 0; side < 2; ++side) {
         if (w[side] == 0.0) continue;
@@ -458,6 +505,37 @@ class DiscreteNonholonomicMechanics {
               (h * rule_.weights[i] * w[side]) * (A_.topRows(ra_).transpose() * field_.multiplier().head(ra_));
       }
     }
+  }
+  // ω += Σ b_i b(t_{c_i}, q_{c_i}) (issue 30).
+  void add_affine(ConstVecRef q0, ConstVecRef q1, double h, VecRef omega) {
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      qc_ = q0 + rule_.nodes[i] * (q1 - q0);
+      affine_->affine_term(t0_ + rule_.nodes[i] * h, qc_, b_);
+      omega.noalias() += rule_.weights[i] * b_;
+    }
+  }
+  // ∂ω/∂u += Σ b_i c_i ∂b/∂q(t_{c_i}, q_{c_i}) (issue 30).
+  void add_affine_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
+    for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
+      const double c = rule_.nodes[i];
+      if (c == 0.0) continue;
+      qc_ = q0 + c * (q1 - q0);
+      affine_->affine_jacobian(t0_ + c * h, qc_, Bq_);
+      J.noalias() += (rule_.weights[i] * c) * Bq_;
+    }
+  }
+  // v_b = −M⁻¹Aᵀ(AM⁻¹Aᵀ)⁻¹ b(t, q), the M-orthogonal solution of A v + b = 0; leaves M(q) in M_.
+  void particular_velocity(double t, ConstVecRef q, VecRef vb) {
+    model_->constraint_matrix(q, A_);
+    MinvAt_ = A_.transpose();
+    field_.solve_mass(q, MinvAt_);
+    C_.noalias() = A_ * MinvAt_;
+    C_llt_.compute(C_);
+    affine_->affine_term(t, q, b_);
+    C_llt_.solveInPlace(b_);
+    vb.noalias() = MinvAt_ * b_;
+    vb = -vb;
+    if (!constant_mass_) model_->mass(q, M_);
   }
   // One side of forces(): 0 F_d^−, 1 F_d^+.
   void force(ConstVecRef q0, ConstVecRef q1, double h, int side, VecRef out) {
@@ -477,6 +555,12 @@ class DiscreteNonholonomicMechanics {
   Vec qc_, v_, g_, kg_, qd_, vd_, P_, Pm_, w_, u_, fp_, fm_, q1p_;
   Vec gq_;   // g(q1)
   Mat Jg_;   // ∂g/∂q(q1)
+  // Moving constraints (issue 30): b(t, q), ∂b/∂q, M⁻¹Aᵀ, AM⁻¹Aᵀ; t_k of the step.
+  const AffineConstraint* affine_ = nullptr;
+  double t0_ = 0.0;
+  Vec b_;
+  Mat Bq_, MinvAt_, C_;
+  Eigen::LLT<Mat> C_llt_;
 };
 
 }  // namespace dalembert
