@@ -111,7 +111,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "rkmk4";
   d.kind = PluginKind::Integrator;
-  d.version = "1.1.0";
+  d.version = "1.2.0";
   d.summary =
       "Runge-Kutta-Munthe-Kaas of order 4 (exp map): on SE(2) or SO(3) for LieGroupModels without shape, and on the "
       "unit quaternions of an L-and-A model that declares them (the rolling bodies)";
@@ -119,8 +119,9 @@ PluginDescriptor describe() {
   d.make_integrator = [](const Parameters&, const PluginFactory&) { return std::make_unique<RKMK4>(); };
   // a Lie-group model without shape variables (the connection's derivatives are not in the model;
   // bind() refuses them too), or an L-and-A model with unit-quaternion coordinates, whose other
-  // holonomic constraints drift at O(h^4) as under rk4
-  d.needs = fixed_needs({"ShapeFree or " + std::string(UnitQuaternionCoordinates::model_name), treats("HolonomicConstraints")});
+  // holonomic constraints and moving constraints A(q)v + b(t, q) = 0 the field treats as under rk4
+  d.needs = fixed_needs({"ShapeFree or " + std::string(UnitQuaternionCoordinates::model_name), treats("HolonomicConstraints"),
+                         treats("AffineConstraints")});
   return d;
 }
 

@@ -41,7 +41,7 @@ void OnUnitQuaternions::read_offsets(const System& s) {
 }
 
 void OnUnitQuaternions::bind(const System& s) {
-  model_ = &require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
+  model_ = &require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints | Treats::AffineConstraints);
   read_offsets(s);
   field_.bind(*model_);
   const int n = model_->dof(), m = static_cast<int>(offsets_.size());

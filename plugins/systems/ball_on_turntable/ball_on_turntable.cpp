@@ -19,7 +19,7 @@ namespace {
 using namespace dalembert;
 using turntable::BallOnTurntableModel;
 
-class BallOnTurntable final : public FixedLagrangianSystem<BallOnTurntableModel> {
+class BallOnTurntable final : public FixedLagrangianSystem<BallOnTurntableModel>, public rolling::UnitAttitude {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
