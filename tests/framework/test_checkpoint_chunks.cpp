@@ -61,7 +61,7 @@ TEST_CASE("chunk partition: at most 256 chunks, one task a chunk up to 256 tasks
   CHECK(ChunkPartition(100000).per_chunk == 391);
 }
 
-TEST_CASE("chunk files: read back whole; a failed task, a torn file or another layout is no completed chunk",
+TEST_CASE("chunk files: read back whole, and a failed task, a torn file or another layout is no completed chunk",
           "[checkpoint]") {
   TempDir dir("chunks");
   const Checkpoint cp(dir.path());

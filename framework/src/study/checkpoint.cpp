@@ -110,8 +110,9 @@ class Reader {
 // The whole file in one read (not a character at a time: the reduction reads every chunk).
 std::string read_all(const fs::path& file) {
   std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) throw Error("cannot read checkpoint file " + file.string());
-  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
+  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+  if (size < 0) throw Error("cannot read checkpoint file " + file.string());
+  std::string text(static_cast<std::size_t>(size), '\0');
   in.seekg(0);
   if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
     throw Error("cannot read checkpoint file " + file.string());
