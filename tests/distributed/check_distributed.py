@@ -91,6 +91,16 @@ def chunks_in(folder):
     return sorted(f for f in os.listdir(d) if f.endswith(".bin")) if os.path.isdir(d) else []
 
 
+MAX_CHUNKS = 256  # ChunkPartition::default_max_chunks
+
+
+def tasks_in(folder, total):
+    """The tasks of the chunk files in folder's checkpoint: tasks are cut into at most 256 chunks
+    of ceil(total / 256) consecutive tasks (the last one shorter)."""
+    per = max(1, -(-total // MAX_CHUNKS))
+    return sum(min(per, total - int(f[len("chunk_"):-len(".bin")]) * per) for f in chunks_in(folder))
+
+
 def job_processes(root):
     """root and every process descended from it."""
     parent = {}
@@ -154,11 +164,16 @@ def resume(cli, study, mpirun):
         # Killed part-way (under mpirun -n 2 when MPI is there), resumed by one process, and once more.
         out = os.path.join(tmp, "killed")
         first = command(cli, study, out, 1, 2 if mpirun else 0, mpirun)
-        kept = kill_part_way(first, out + ".incomplete", 8)
+        files = kill_part_way(first, out + ".incomplete", 8)
         if os.path.exists(out):
             sys.exit("FAIL: a killed run left a complete folder")
-        if not (8 <= kept < total):
-            sys.exit(f"FAIL: {kept} of {total} tasks checkpointed at the kill")
+        # Chunks of several members (the study has more tasks than chunks): a kill cuts chunks
+        # part-way, whose members all run again.
+        kept = tasks_in(out + ".incomplete", total)
+        if not (8 <= files <= MAX_CHUNKS and files < kept < total):
+            sys.exit(f"FAIL: {kept} of {total} tasks checkpointed at the kill, in {files} files")
+        if manifest(base)["execution"]["chunks"] > MAX_CHUNKS:
+            sys.exit(f"FAIL: {manifest(base)['execution']['chunks']} checkpoint files, more than {MAX_CHUNKS}")
         run(command(cli, study, out, 2, extra=("--resume",)))
         ex = manifest(out)["execution"]
         print(f"killed after {kept} of {total} tasks; resumed: kept {ex['tasks_resumed']}, computed {ex['tasks_computed']}")
@@ -189,6 +204,15 @@ def refused(cli, study):
         if not os.path.isdir(out + ".incomplete") or len(chunks_in(out + ".incomplete")) < 4:
             sys.exit("FAIL: a refused resume touched the interrupted run")
         print("ok: " + r.stderr.strip())
+        # A checkpoint of an older layout (its study.json without "checkpoint_layout"): refused too.
+        fingerprint = os.path.join(out + ".incomplete", "checkpoint", "study.json")
+        old = json.load(open(fingerprint))
+        old.pop("checkpoint_layout")
+        json.dump(old, open(fingerprint, "w"))
+        r = run(command(cli, study, out, 1, extra=("--resume",)), expect=1)
+        if "has checkpoint layout 2, written by an older dalembert" not in r.stderr or len(r.stderr.strip().splitlines()) != 1:
+            sys.exit(f"FAIL: the resume of an older checkpoint layout is not refused in one line:\n{r.stderr}")
+        print("ok: " + r.stderr.strip())
 
 
 def sha256_of(path):
@@ -212,7 +236,8 @@ def rebuilt(cli, study, build1, build2):
         study_file = os.path.join(tmp, "study.json")
         json.dump(j, open(study_file, "w"))
         out = os.path.join(tmp, "run")
-        kept = kill_part_way(command(cli, study_file, out, 1), out + ".incomplete", 4)
+        files = kill_part_way(command(cli, study_file, out, 1), out + ".incomplete", 4)
+        kept = tasks_in(out + ".incomplete", j["ensemble"]["size"] * len(j["integrators"]))
         then = sha256_of(so)
         shutil.copy(os.path.join(build2, name), so)  # "rebuilt": the same file name, other bytes
         now = sha256_of(so)
@@ -223,7 +248,7 @@ def rebuilt(cli, study, build1, build2):
                 f"its file had SHA-256 {then}, now {now}")
         if want not in r.stderr:
             sys.exit(f"FAIL: the refusal does not name the plugin and both hashes:\n{r.stderr}")
-        if os.path.exists(out) or len(chunks_in(out + ".incomplete")) != kept:
+        if os.path.exists(out) or len(chunks_in(out + ".incomplete")) != files:
             sys.exit("FAIL: a refused resume touched the interrupted run")
         print("ok: " + r.stderr.strip())
         shutil.copy(os.path.join(build1, name), so)

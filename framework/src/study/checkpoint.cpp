@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -7,7 +8,6 @@
 #include <dalembert/study/provenance.hpp>
 #include <dalembert/study/runner.hpp>
 #include <fstream>
-#include <iterator>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -16,12 +16,23 @@ namespace dalembert {
 
 namespace {
 
-constexpr char magic[8] = {'D', 'A', 'L', 'C', 'H', 'K', '2', '\n'};
+// Layout 3: the header counts the chunk's failed tasks (a resume's scan reads no task), and the
+// checksum runs over 8-byte words. Layout 2 ("DALCHK2") is refused by name.
+constexpr char magic[8] = {'D', 'A', 'L', 'C', 'H', 'K', '3', '\n'};
+constexpr char magic_v2[8] = {'D', 'A', 'L', 'C', 'H', 'K', '2', '\n'};
+constexpr int layout = 3;
 
-// FNV-1a over the bytes: enough to tell a torn or foreign file from a whole one.
+// FNV-1a over 8-byte words, then the last bytes: enough to tell a torn or foreign file from a
+// whole one, at memory speed (the reduction checks every chunk it reads).
 std::uint64_t checksum(const char* p, std::size_t n) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
+  constexpr std::uint64_t prime = 1099511628211ull;
+  std::uint64_t h = 1469598103934665603ull, w;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * prime;
+  }
+  for (; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * prime;
   return h;
 }
 
@@ -96,10 +107,16 @@ class Reader {
   fs::path file_;
 };
 
+// The whole file in one read (not a character at a time: the reduction reads every chunk).
 std::string read_all(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot read checkpoint file " + file.string());
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+  if (size < 0) throw Error("cannot read checkpoint file " + file.string());
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+    throw Error("cannot read checkpoint file " + file.string());
+  return text;
 }
 
 // The JSON pointers at which two documents differ ("/integrators/0/params/beta: 0.25 -> 0.5").
@@ -153,7 +170,11 @@ json task_fingerprint(const json& study_runs, const json& plugins) {
   json f = study_runs;
   for (auto& run : f)
     for (const char* key : {"figures", "claims", "description"}) run.erase(key);
-  return {{"study", f}, {"revision", source_revision()}, {"libdalembert_sha256", framework_sha256()}, {"plugins", plugins}};
+  return {{"study", f},
+          {"revision", source_revision()},
+          {"libdalembert_sha256", framework_sha256()},
+          {"plugins", plugins},
+          {"checkpoint_layout", layout}};
 }
 
 Checkpoint::Checkpoint(const fs::path& staging) : dir_(staging / "checkpoint") {}
@@ -175,6 +196,10 @@ bool Checkpoint::matches(const json& fingerprint, const std::string& where) cons
     throw InputError(where, std::string("cannot resume: the checkpoint's study.json is unreadable: ") + e.what());
   }
   if (was == fingerprint) return true;
+  if (const int was_layout = was.value("checkpoint_layout", 2); was_layout != layout)
+    throw InputError(where, "cannot resume: " + dir_.string() + " has checkpoint layout " + std::to_string(was_layout) +
+                                ", written by an older dalembert (this one reads layout " + std::to_string(layout) +
+                                "); run without --resume to start again (the interrupted run is then discarded)");
   std::string what;
   if (was.value("revision", "") != fingerprint.value("revision", ""))
     what = "dalembert was rebuilt from another revision (" + was.value("revision", "?") + " -> " +
@@ -202,6 +227,7 @@ void Checkpoint::write_chunk(std::size_t c, std::size_t first, const std::vector
   w.put<std::uint64_t>(c);
   w.put<std::uint64_t>(first);
   w.put<std::uint64_t>(outcomes.size());
+  w.put<std::uint64_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const TaskOutcome& o) { return !o.ok; }));
   for (const auto& o : outcomes) {
     w.put<std::uint8_t>(o.ok ? 1 : 0);
     w.put(o.error);
@@ -221,17 +247,37 @@ void Checkpoint::write_chunk(std::size_t c, std::size_t first, const std::vector
   write_file_atomically(chunk_file(c), w.out);
 }
 
-std::vector<TaskOutcome> Checkpoint::read_chunk(std::size_t c, std::size_t first, std::size_t count) const {
+// A chunk file read whole and checked (layout, checksum, which tasks it holds); its tasks not yet
+// decoded.
+struct Checkpoint::ChunkBytes {
+  std::string text;
+  std::uint64_t failed = 0;
+  static constexpr std::size_t header = sizeof magic + 4 * 8;  // magic, chunk, first, count, failed
+};
+
+Checkpoint::ChunkBytes Checkpoint::read_bytes(std::size_t c, std::size_t first, std::size_t count) const {
   const fs::path file = chunk_file(c);
-  const std::string text = read_all(file);
-  if (text.size() < sizeof magic + 8 || std::memcmp(text.data(), magic, sizeof magic) != 0)
+  ChunkBytes b{read_all(file)};
+  const std::string& text = b.text;
+  if (text.size() >= sizeof magic_v2 && std::memcmp(text.data(), magic_v2, sizeof magic_v2) == 0)
+    throw Error("checkpoint file " + file.string() + " has layout 2, written by an older dalembert (this one reads layout " +
+                std::to_string(layout) + ")");
+  if (text.size() < ChunkBytes::header + 8 || std::memcmp(text.data(), magic, sizeof magic) != 0)
     throw Error("checkpoint file " + file.string() + " is not a dalembert checkpoint");
   std::uint64_t sum;
   std::memcpy(&sum, text.data() + text.size() - 8, 8);
   if (sum != checksum(text.data(), text.size() - 8)) throw Error("checkpoint file " + file.string() + " is torn (checksum)");
-  Reader r(text.data() + sizeof magic, text.data() + text.size() - 8, file);
+  Reader r(text.data() + sizeof magic, text.data() + ChunkBytes::header, file);
   if (r.get<std::uint64_t>() != c || r.get<std::uint64_t>() != first || r.get<std::uint64_t>() != count)
     throw Error("checkpoint file " + file.string() + " holds other tasks than chunk " + std::to_string(c));
+  b.failed = r.get<std::uint64_t>();
+  return b;
+}
+
+std::vector<TaskOutcome> Checkpoint::read_chunk(std::size_t c, std::size_t first, std::size_t count) const {
+  const ChunkBytes b = read_bytes(c, first, count);
+  const fs::path file = chunk_file(c);
+  Reader r(b.text.data() + ChunkBytes::header, b.text.data() + b.text.size() - 8, file);
   std::vector<TaskOutcome> out(count);
   for (auto& o : out) {
     o.ok = r.get<std::uint8_t>() != 0;
@@ -256,9 +302,7 @@ bool Checkpoint::completed(std::size_t c, std::size_t first, std::size_t count) 
   std::error_code ec;
   if (!fs::exists(chunk_file(c), ec)) return false;
   try {
-    for (const auto& o : read_chunk(c, first, count))
-      if (!o.ok) return false;
-    return true;
+    return read_bytes(c, first, count).failed == 0;
   } catch (const std::exception&) {
     return false;
   }

@@ -1,13 +1,16 @@
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
+#include <dalembert/study/execution.hpp>
 #include <dalembert/study/provenance.hpp>
 #include <dalembert/study/reduce.hpp>
 #include <dalembert/study/runner.hpp>
 #include <dalembert/study/study_kind.hpp>
 #include <limits>
+#include <thread>
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -88,10 +91,12 @@ class Reducer {
   }
 
  private:
-  // Members: only their errors are needed before the ensemble is reduced.
+  // Members: only their errors are needed before the ensemble is reduced (none, most often: the
+  // chunks' headers say so).
   void scan_members(std::size_t k0) {
     std::size_t n = 0;
     while (k0 + n < u_.tasks.size() && u_.tasks[k0 + n].member >= 0) ++n;
+    if (r_.outcomes.all_ok(u_.first + k0, n)) return;
     r_.outcomes.visit(u_.first + k0, n, [&](std::size_t g, TaskOutcome& out) {
       if (!out.ok) errors_.add(task_name(u_, u_.tasks[g - u_.first]) + ": " + out.error);
     });
@@ -138,32 +143,62 @@ void Reduction::note_non_finite(const Task& t, const TaskOutcome& r) {
                            "): " + name + " = " + number_text(value, "%g"));
 }
 
+namespace {
+
+// Chunk c's outcomes, or why there are none.
+struct LoadedChunk {
+  std::vector<TaskOutcome> outcomes;
+  std::string why;
+};
+
+LoadedChunk load_chunk(const Outcomes& o, std::size_t c) {
+  LoadedChunk out;
+  if (auto it = o.lost.find(c); it != o.lost.end()) return {{}, it->second};
+  try {
+    out.outcomes = o.checkpoint.read_chunk(c, o.partition.first(c), o.partition.size(c));
+  } catch (const std::exception& e) {
+    out.why = e.what();
+  }
+  return out;
+}
+
+}  // namespace
+
 void Outcomes::visit(std::size_t first, std::size_t count, const std::function<void(std::size_t, TaskOutcome&)>& f) const {
-  std::size_t g = first;
+  if (count == 0) return;
   const std::size_t end = first + count;
-  while (g < end) {
-    const std::size_t c = g / partition.per_chunk;
-    const std::size_t c0 = partition.first(c), cn = partition.size(c);
-    std::vector<TaskOutcome> chunk;
-    std::string why;
-    if (auto it = lost.find(c); it != lost.end()) why = it->second;
-    else {
-      try {
-        chunk = checkpoint.read_chunk(c, c0, cn);
-      } catch (const std::exception& e) {
-        why = e.what();
-      }
-    }
-    for (; g < end && g < c0 + cn; ++g) {
-      if (!why.empty()) {
-        TaskOutcome missing;
-        missing.error = "no result: " + why;
-        f(g, missing);
-      } else {
-        f(g, chunk[g - c0]);
+  const std::size_t c_end = (end - 1) / partition.per_chunk + 1;
+  const int workers = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  const std::size_t batch = 2 * static_cast<std::size_t>(std::max(1, workers));
+  std::vector<LoadedChunk> loaded;
+  for (std::size_t c0 = first / partition.per_chunk; c0 < c_end; c0 += batch) {
+    loaded.assign(std::min(batch, c_end - c0), {});
+    parallel_indices(threads, loaded.size(), [&](std::size_t i) { loaded[i] = load_chunk(*this, c0 + i); });
+    for (std::size_t i = 0; i < loaded.size(); ++i) {
+      const std::size_t c = c0 + i, g0 = std::max(first, partition.first(c));
+      const std::size_t g1 = std::min(end, partition.first(c) + partition.size(c));
+      for (std::size_t g = g0; g < g1; ++g) {
+        if (!loaded[i].why.empty()) {
+          TaskOutcome missing;
+          missing.error = "no result: " + loaded[i].why;
+          f(g, missing);
+        } else {
+          f(g, loaded[i].outcomes[g - partition.first(c)]);
+        }
       }
     }
   }
+}
+
+bool Outcomes::all_ok(std::size_t first, std::size_t count) const {
+  if (count == 0) return true;
+  const std::size_t c0 = first / partition.per_chunk, c_end = (first + count - 1) / partition.per_chunk + 1;
+  std::atomic<bool> ok{true};
+  parallel_indices(threads, c_end - c0, [&](std::size_t i) {
+    const std::size_t c = c0 + i;
+    if (ok && (lost.count(c) || !checkpoint.completed(c, partition.first(c), partition.size(c)))) ok = false;
+  });
+  return ok;
 }
 
 UnitResult reduce_unit(const RunUnit& unit, const Outcomes& outcomes, const fs::path& run_folder, bool verbose) {

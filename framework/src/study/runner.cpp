@@ -218,7 +218,7 @@ class Run {
 
   RunReport reduce_and_write(const ChunkPartition& part, const std::vector<ChunkFailure>& lost) {
     RunFolder& folder = *prepared_.folder;
-    Outcomes outcomes{*prepared_.checkpoint, part, {}};
+    Outcomes outcomes{*prepared_.checkpoint, part, {}, opt_.threads};
     for (const auto& f : lost) outcomes.lost[f.chunk] = "rank " + std::to_string(f.rank) + ": " + f.error;
     KindResult r = kind_of(st_).reduce_run(st_, plan_.units, outcomes, folder.staging(), opt_.verbose);
     json& manifest = r.manifest;

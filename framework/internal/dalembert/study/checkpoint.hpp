@@ -35,10 +35,14 @@ struct TaskOutcome {
   std::vector<double> cpu;    // work_precision: the CPU time of each timed run (s)
 };
 
-/// Tasks [first(c), first(c) + size(c)) form chunk c.
+/// Tasks [first(c), first(c) + size(c)) form chunk c. At most `max_chunks` chunks, so at most as
+/// many checkpoint files: a run of up to 256 tasks (a convergence ladder, a sweep) has one task a
+/// chunk, a larger ensemble chunks of ceil(tasks / 256) members. 256 chunks still give each of 32
+/// workers (ranks x threads) 8 chunks to balance, while a run writes and reads at most 256 files.
 struct ChunkPartition {
+  static constexpr std::size_t default_max_chunks = 256;
   std::size_t tasks = 0, per_chunk = 1;
-  explicit ChunkPartition(std::size_t task_count, std::size_t max_chunks = 1024);
+  explicit ChunkPartition(std::size_t task_count, std::size_t max_chunks = default_max_chunks);
   std::size_t chunks() const { return per_chunk ? (tasks + per_chunk - 1) / per_chunk : 0; }
   std::size_t first(std::size_t c) const { return c * per_chunk; }
   std::size_t size(std::size_t c) const;
@@ -61,10 +65,13 @@ class BOOST_SYMBOL_VISIBLE Checkpoint {
   void write_chunk(std::size_t c, std::size_t first, const std::vector<TaskOutcome>& outcomes) const;
   /// Reads chunk c; an Error if it is missing, torn or not chunk c of `count` tasks from `first`.
   std::vector<TaskOutcome> read_chunk(std::size_t c, std::size_t first, std::size_t count) const;
-  /// Chunk c is on disk, whole, and every one of its tasks finished without error.
+  /// Chunk c is on disk, whole, and every one of its tasks finished without error (its header
+  /// says so: no task is decoded).
   bool completed(std::size_t c, std::size_t first, std::size_t count) const;
 
  private:
+  struct ChunkBytes;
+  ChunkBytes read_bytes(std::size_t c, std::size_t first, std::size_t count) const;
   std::filesystem::path dir_;
 };
 

@@ -20,9 +20,14 @@ struct Outcomes {
   const Checkpoint& checkpoint;
   ChunkPartition partition;
   std::map<std::size_t, std::string> lost;  // chunks whose run threw before its outcomes were kept
+  int threads = 1;                           // that read and decode chunks (0: all cores)
   /// f(g, outcome) for the tasks g in [first, first + count), in order; a task without a kept
-  /// outcome arrives as a failed one naming why.
+  /// outcome arrives as a failed one naming why. Chunks are read and decoded `threads` at a time
+  /// in parallel (a few per thread held at once); f runs on the calling thread, in task order.
   void visit(std::size_t first, std::size_t count, const std::function<void(std::size_t, TaskOutcome&)>& f) const;
+  /// Every task in [first, first + count) has an outcome without error: the chunks' headers say
+  /// so (read `threads` at a time; no task is decoded).
+  bool all_ok(std::size_t first, std::size_t count) const;
 };
 
 /// What a unit's reduction works with (StudyKind::reduce): the unit, its outcomes and folder, and

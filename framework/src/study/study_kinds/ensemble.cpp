@@ -46,6 +46,53 @@ State sample_member(const Study& st, const Registry& reg, const System& sys, con
   return s;
 }
 
+// ensemble_summaries_<label>.csv, one row per member in member order, and each summary's min, max
+// and sum over the members (the manifest's "summary"); its columns are the first member's summaries.
+class SummaryFile {
+ public:
+  explicit SummaryFile(std::filesystem::path file) : file_(std::move(file)) {}
+
+  void add(long member, const TaskOutcome& r) {
+    if (!csv_) {
+      for (const auto& [name, value] : r.summary) names_.push_back(name);
+      csv_ = std::make_unique<CsvWriter>(file_, columns());
+      lo_.assign(names_.size(), std::numeric_limits<double>::infinity());
+      hi_.assign(names_.size(), -std::numeric_limits<double>::infinity());
+      sum_.assign(names_.size(), 0.0);
+    }
+    std::vector<double> row = {double(member)};
+    for (std::size_t j = 0; j < r.summary.size() && j < names_.size(); ++j) {
+      const double v = r.summary[j].second;
+      row.push_back(v);
+      lo_[j] = std::min(lo_[j], v), hi_[j] = std::max(hi_[j], v), sum_[j] += v;
+    }
+    row.resize(names_.size() + 1, std::numeric_limits<double>::quiet_NaN());
+    csv_->row(row.data());
+  }
+
+  void close() { csv_->close(); }
+
+  std::vector<std::string> columns() const {
+    std::vector<std::string> cols = {"member"};
+    cols.insert(cols.end(), names_.begin(), names_.end());
+    return cols;
+  }
+
+  // Over n members: EnsembleStatistics::summary_statistics() of every summary.
+  json statistics(std::size_t n) const {
+    json out = json::object();
+    for (std::size_t j = 0; j < names_.size(); ++j)
+      out[names_[j]] = {{"min", lo_[j]}, {"max", hi_[j]}, {"mean", sum_[j] / double(n)}};
+    return out;
+  }
+
+ private:
+  std::filesystem::path file_;
+  std::unique_ptr<CsvWriter> csv_;
+  std::vector<std::string> names_;
+  std::vector<double> lo_, hi_, sum_;
+};
+
 // Integrator i's members: tasks [k0, k0 + n).
 void ensemble_of(Reduction& rd, std::size_t i, json& ens) {
   const Study& st = rd.unit.study;
@@ -60,7 +107,8 @@ void ensemble_of(Reduction& rd, std::size_t i, json& ens) {
       f(static_cast<std::size_t>(rd.unit.tasks[g - rd.unit.first].member), r.rows.data(), r.rows.size() / columns.size());
     });
   };
-  // One pass for the files written member by member: initial states, summaries, rows.
+  // One pass for the files written member by member (initial states, summaries, rows) and the
+  // statistics' sums, extremes and, if they fit in memory, values.
   const Layout lay = rd.unit.plan.system->layout();
   std::vector<std::string> init_cols = {"member"};
   init_cols.insert(init_cols.end(), lay.q.begin(), lay.q.end());
@@ -68,56 +116,37 @@ void ensemble_of(Reduction& rd, std::size_t i, json& ens) {
   const std::string init_file = "ensemble_initial_" + label + ".csv", summ_file = "ensemble_summaries_" + label + ".csv",
                     members_file = "ensemble_members_" + label + ".csv", stats_file = "ensemble_stats_" + label + ".csv";
   CsvWriter init_csv(rd.dir / init_file, init_cols);
-  std::unique_ptr<CsvWriter> summ_csv, members_csv;
+  std::unique_ptr<CsvWriter> members_csv;
   if (st.ensemble.write_members) members_csv = std::make_unique<CsvWriter>(rd.dir / members_file, EnsembleStatistics::member_columns(columns));
-  std::vector<std::string> summary_names;
-  std::vector<double> lo, hi, sum;
+  SummaryFile summaries(rd.dir / summ_file);
+  EnsembleStatistics stats(columns, st.ensemble.quantiles, n, rd.outcomes.threads);
   rd.outcomes.visit(rd.unit.first + k0, n, [&](std::size_t g, TaskOutcome& r) {
     const Task& t = rd.unit.tasks[g - rd.unit.first];
     std::vector<double> row = {double(t.member)};
     row.insert(row.end(), r.initial.q.data(), r.initial.q.data() + r.initial.q.size());
     row.insert(row.end(), r.initial.v.data(), r.initial.v.data() + r.initial.v.size());
     init_csv.row(row.data());
-    if (!summ_csv) {
-      std::vector<std::string> cols = {"member"};
-      for (const auto& [name, value] : r.summary) cols.push_back(name), summary_names.push_back(name);
-      summ_csv = std::make_unique<CsvWriter>(rd.dir / summ_file, cols);
-      lo.assign(summary_names.size(), std::numeric_limits<double>::infinity());
-      hi.assign(summary_names.size(), -std::numeric_limits<double>::infinity());
-      sum.assign(summary_names.size(), 0.0);
-    }
-    row = {double(t.member)};
-    for (std::size_t j = 0; j < r.summary.size() && j < summary_names.size(); ++j) {
-      const double v = r.summary[j].second;
-      row.push_back(v);
-      lo[j] = std::min(lo[j], v), hi[j] = std::max(hi[j], v), sum[j] += v;
-    }
-    row.resize(summary_names.size() + 1, std::numeric_limits<double>::quiet_NaN());
-    summ_csv->row(row.data());
+    summaries.add(t.member, r);
     rd.note_non_finite(t, r);
+    stats.add(r.rows.data(), r.rows.size() / columns.size());
     if (members_csv)
       members_csv->write_text(EnsembleStatistics::member_rows_text(static_cast<std::size_t>(t.member), r.rows.data(),
                                                                    r.rows.size() / columns.size(), columns.size()));
   });
   init_csv.close();
-  summ_csv->close();
-  EnsembleStatistics stats(columns, st.ensemble.quantiles);
-  stats.write_statistics(members, n, rd.dir / stats_file);
+  summaries.close();
+  stats.write_statistics(members, rd.dir / stats_file);  // reads the members again only if they did not fit in memory
   rd.files.push_back({{"path", stats_file}, {"kind", "ensemble_statistics"}, {"label", label}, {"h", h},
                     {"columns", stats.statistics_columns()}, {"format", "csv"}});
   rd.files.push_back({{"path", init_file}, {"kind", "ensemble_initial"}, {"label", label}, {"columns", init_cols}, {"format", "csv"}});
-  std::vector<std::string> summ_cols = {"member"};
-  summ_cols.insert(summ_cols.end(), summary_names.begin(), summary_names.end());
-  rd.files.push_back({{"path", summ_file}, {"kind", "ensemble_summaries"}, {"label", label}, {"columns", summ_cols}, {"format", "csv"}});
+  rd.files.push_back({{"path", summ_file}, {"kind", "ensemble_summaries"}, {"label", label}, {"columns", summaries.columns()},
+                      {"format", "csv"}});
   if (members_csv) {
     members_csv->close();
     rd.files.push_back({{"path", members_file}, {"kind", "ensemble_members"}, {"label", label}, {"h", h},
                       {"columns", EnsembleStatistics::member_columns(columns)}, {"format", "csv"}});
   }
-  json summ = json::object();
-  for (std::size_t j = 0; j < summary_names.size(); ++j)  // EnsembleStatistics::summary_statistics()
-    summ[summary_names[j]] = {{"min", lo[j]}, {"max", hi[j]}, {"mean", sum[j] / double(n)}};
-  ens.push_back({{"label", label}, {"members", n}, {"h", h}, {"steps", rd.unit.tasks[k0].steps}, {"summary", summ}});
+  ens.push_back({{"label", label}, {"members", n}, {"h", h}, {"steps", rd.unit.tasks[k0].steps}, {"summary", summaries.statistics(n)}});
 }
 
 void ensembles(Reduction& rd) {
