@@ -11,6 +11,7 @@
 // README.md of this folder derives each line. The framework derives the equations (C = [A; ∂g/∂q],
 // AD for every derivative); nothing here is differentiated by hand.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
@@ -25,7 +26,7 @@ namespace {
 using namespace dalembert;
 using Model = rolling::RollingBodyModel;
 
-class ChaplyginBall final : public FixedLagrangianSystem<Model> {
+class ChaplyginBall final : public FixedLagrangianSystem<Model>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
@@ -48,6 +49,24 @@ class ChaplyginBall final : public FixedLagrangianSystem<Model> {
     out[8] = o.contact[1];
     out[9] = o.height;
   }
+
+  // How the body looks (core/drawable.hpp), in space: its ellipsoid (principal sections) about the
+  // geometric centre, −c from the centre of mass G in body axes, at (x, y) and attitude p, resting
+  // on the ground (the height is the contact's, which the layout does not hold); the contact path,
+  // the body's lowest point, is traced.
+  nlohmann::json drawing() const override {
+    const auto& m = fixed_model();
+    const nlohmann::json centre = {-m.offset.x(), -m.offset.y(), -m.offset.z()};
+    return {{"dimension", 3},
+            {"ground", true},
+            {"frames", {{{"name", "body"}, {"on_ground", true},
+                         {"transform", {{{"translate", {"x", "y", 0.0}}}, {{"quaternion", {"qw", "qx", "qy", "qz"}}}}}}}},
+            {"shapes", {{{"frame", "body"},
+                         {"ellipsoid", {{"semi_axes", {m.shape.a, m.shape.b, m.shape.c}}, {"center", centre}}}},
+                        {{"frame", "body"}, {"point", {0.0, 0.0, 0.0}}, {"color", "k"}, {"width", 3}}}},
+            {"traces", {{{"contact", "body"}, {"label", "contact path"}, {"color", "tab:red"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

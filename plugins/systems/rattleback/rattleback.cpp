@@ -4,6 +4,7 @@
 // rolling-body L-and-A model (dalembert_plugins/rolling_body.hpp: q = (x, y, p0..p3), v = q̇,
 // g = |p|² − 1, two rolling constraints, M(q)); rattleback_model.hpp holds Kane & Levinson's (1982)
 // values and the tilt it reports (rolling_body_parameters.hpp reads the parameters); README.md derives the model and cites the sources.
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
@@ -22,7 +23,7 @@ using rattleback::Model;
 using rattleback::Vec3;
 using rattleback::Vec4;
 
-class Rattleback final : public FixedLagrangianSystem<Model> {
+class Rattleback final : public FixedLagrangianSystem<Model>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
@@ -46,6 +47,24 @@ class Rattleback final : public FixedLagrangianSystem<Model> {
     out[8] = o.omega[1];
     out[9] = o.omega[2];
   }
+
+  // How the body looks (core/drawable.hpp), in space: its ellipsoid (principal sections) about the
+  // geometric centre, −c from the centre of mass G in body axes, at (x, y) and attitude p, resting
+  // on the ground (the height is the contact's, which the layout does not hold); the contact path,
+  // the body's lowest point, is traced.
+  nlohmann::json drawing() const override {
+    const auto& m = fixed_model();
+    const nlohmann::json centre = {-m.offset.x(), -m.offset.y(), -m.offset.z()};
+    return {{"dimension", 3},
+            {"ground", true},
+            {"frames", {{{"name", "body"}, {"on_ground", true},
+                         {"transform", {{{"translate", {"x", "y", 0.0}}}, {{"quaternion", {"qw", "qx", "qy", "qz"}}}}}}}},
+            {"shapes", {{{"frame", "body"},
+                         {"ellipsoid", {{"semi_axes", {m.shape.a, m.shape.b, m.shape.c}}, {"center", centre}}}},
+                        {{"frame", "body"}, {"point", {0.0, 0.0, 0.0}}, {"color", "k"}, {"width", 3}}}},
+            {"traces", {{{"contact", "body"}, {"label", "contact path"}, {"color", "tab:red"}}}}};
+  }
+
 };
 
 struct Entry {
