@@ -36,6 +36,7 @@ import numpy as np  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Polygon  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from .drawing import DrawingError, Geometry  # noqa: E402
 from .run_folder import RunFolder  # noqa: E402
@@ -133,6 +134,7 @@ class Animation:
             top = max(1.05 * top, 0.05 * span)
             ax.set_zlim(0.0, top)
             ax.set_box_aspect([1, 1, top / span])
+            ax.zaxis.set_major_locator(MaxNLocator(nbins=max(1, min(5, round(10 * top / span)))))
             corners = [[limits[0][i], limits[1][j]] for i, j in ((0, 0), (1, 0), (1, 1), (0, 1), (0, 0))]
             ax.plot([c[0] for c in corners], [c[1] for c in corners], [0] * 5, color="0.7", lw=0.8)
         else:
