@@ -52,8 +52,8 @@ commands:
                         the trajectory of integrator L (default: the first); .mp4 needs ffmpeg,
                         .gif uses Pillow; default DIR/animations/<L>.mp4, or .gif without ffmpeg
                         (an existing file is never replaced unless named by --out); N frames
-                        (default 100) evenly spaced in t; the system must declare its drawing
-                        (README, "Adding a plugin": Drawable)
+                        (default 100) evenly spaced over the recorded rows; the system must
+                        declare its drawing (README, "Adding a plugin": Drawable)
   check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
                         compare the system's hand-written derivatives with automatic
                         differentiation (or central differences) at the given state (default:

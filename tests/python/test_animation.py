@@ -239,6 +239,17 @@ def test_command_line_animate(runs, tmp_path):
     from PIL import Image
     with Image.open(out) as im:
         assert im.n_frames == 4
+    # Without --out: DIR/animations/<label>.gif here (no ffmpeg) or .mp4, and never replaced.
+    default = [CLI, "animate", str(folder), "--frames", "2", "--dpi", "20"]
+    first = subprocess.run(default, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    written = pathlib.Path(first.stdout.strip())
+    assert written.parent == folder / "animations" and written.stem == "true", written
+    before = written.read_bytes()
+    again = subprocess.run(default, capture_output=True, text=True)
+    assert again.returncode == 1 and "exists: name it with --out to replace it" in again.stderr
+    assert written.read_bytes() == before
+    written.unlink()
     bad = subprocess.run([CLI, "animate", str(folder), "--label", "nope"], capture_output=True, text=True)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "no trajectory labelled 'nope'" in bad.stderr
     bad = subprocess.run([CLI, "animate", str(folder), "--out", str(tmp_path / "x.avi")], capture_output=True, text=True)
@@ -267,3 +278,11 @@ def test_study_asks_for_an_animation(tmp_path):
     path.write_text(json.dumps(s))
     r = subprocess.run([CLI, "run", str(path), "--out", str(tmp_path / "run3")], capture_output=True, text=True)
     assert r.returncode == 1 and "/figures/0/format" in r.stderr and "gif, mp4" in r.stderr
+
+
+def test_jupyter_shows_an_animation(runs):
+    """What Jupyter displays: matplotlib's JavaScript player with every frame, from a dalembert.load run."""
+    anim = dalembert.animate(dalembert.load(runs["rolling_disk"]), frames=3, dpi=20, size=2)
+    html = anim._repr_html_()
+    assert "<script" in html and html.count("data:image/png;base64") == 3
+    assert repr(anim) == "<dalembert.Animation 'rolling_disk: " + RunFolder(runs["rolling_disk"]).entries("trajectory")[0]["label"] + "': 3 frames, 3-D>"
