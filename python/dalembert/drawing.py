@@ -5,7 +5,8 @@ drawable.hpp) as a JSON spec in terms of its trajectory's column names; a run wr
 manifest.json (study.system.drawing). ``Geometry(spec, columns, rows)`` evaluates it at the given
 rows of a trajectory (numpy only, no matplotlib):
 
-  "dimension"  2 (the plane) or 3 (space, the ground z = 0, z up)
+  "dimension"  2 (the plane) or 3 (space, z up)
+  "ground"     true: a 3-D scene over the ground z = 0 (drawn; the view as high as the bodies go)
   "frames"     [{"name", "parent" (default "world"), "transform": [step, ...], "on_ground"}], each
                after its parent; a step is {"translate": [v, v(, v)]}, {"rotate": v} (2-D, or 3-D
                with "axis": "x" | "y" | "z" | [a, b, c]) or {"quaternion": [w, x, y, z]}, each v a
@@ -26,28 +27,13 @@ rows of a trajectory (numpy only, no matplotlib):
 """
 import numpy as np
 
-__all__ = ["DrawingError", "Geometry", "drawing_columns"]
+__all__ = ["DrawingError", "Geometry"]
 
 RING = 48  # points of a drawn circle
 
 
 class DrawingError(ValueError):
     """A drawing that cannot be evaluated: the message names the place in the spec."""
-
-
-def drawing_columns(spec):
-    """Every column name the frames read (as core/drawable.hpp's drawing_columns)."""
-    out = []
-    for frame in spec.get("frames", []):
-        for step in frame.get("transform", []):
-            values = list(step.get("translate", [])) + list(step.get("quaternion", []))
-            if "rotate" in step:
-                values.append(step["rotate"])
-            for v in values:
-                name = v if isinstance(v, str) else v.get("column") if isinstance(v, dict) else None
-                if name and name not in out:
-                    out.append(name)
-    return out
 
 
 def _value(v, table, n, where):

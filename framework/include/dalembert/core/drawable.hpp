@@ -9,12 +9,12 @@
 // (study.system.drawing); `dalembert describe SYSTEM` shows it. Its form (README, "Adding a
 // plugin"; python/dalembert/drawing.py reads it):
 //
-//   {"dimension": 2 or 3,
+//   {"dimension": 2 or 3, "ground": true (3-D: a scene over the ground z = 0),
 //    "frames": [{"name": "body", "parent": "world",          // frames, each after its parent
 //                "transform": [{"translate": ["x", "y"]},   // entries: numbers or column names, or
 //                              {"rotate": "theta"}],        //   {"column": c, "scale": k, "offset": o}
 //                "on_ground": false}],                      // 3-D: lifted until its shapes touch z = 0
-//    "shapes": [{"frame": "body", "polygon": [[..], ...]},  // polygon, line, circle, disk, sphere,
+//    "shapes": [{"frame": "body", "polygon": [[..], ...]},  // polygon, line, circle, sphere,
 //               {"link": ["world", "bob"]}, ...],          //   ellipsoid, point; link joins two frames
 //    "traces": [{"frame": "contact", "point": [0, 0]}]}     // or {"contact": "body"}: its lowest point
 //
