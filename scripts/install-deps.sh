@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages dalembert needs, if any is missing (apt-get update first).
 set -euo pipefail
-packages=(cmake g++ make libboost-dev libeigen3-dev nlohmann-json3-dev libtbb-dev catch2 libbenchmark-dev python3 python3-matplotlib
+packages=(cmake g++ make libboost-dev libeigen3-dev nlohmann-json3-dev libtbb-dev catch2 libbenchmark-dev python3 python3-matplotlib python3-pil
           libopenmpi-dev openmpi-bin procps pybind11-dev python3-dev python3-pytest python3-pandas python3-numpy
           python3-scipy)
 missing=()

@@ -10,6 +10,7 @@
 // The framework derives ∇V, ∇²V, ∂A/∂q and the Coriolis terms of M(q) by automatic
 // differentiation; `dalembert check sleigh_in_bowl` compares them with finite differences.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -36,10 +37,19 @@ struct SleighInBowlModel {
   }
 };
 
-class SleighInBowl final : public FixedLagrangianSystem<SleighInBowlModel> {
+class SleighInBowl final : public FixedLagrangianSystem<SleighInBowlModel>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return {{"x", "y", "theta"}, {"xdot", "ydot", "thetadot"}}; }
+  // How it looks (`dalembert animate`): a body at (x, y), heading theta, its skate a behind (red).
+  nlohmann::json drawing() const override {
+    const double a = fixed_model().a;
+    return {{"dimension", 2},
+            {"frames", {{{"name", "body"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "theta"}}}}}}},
+            {"shapes", {{{"frame", "body"}, {"polygon", {{-1.7 * a, -0.6 * a}, {1.4 * a, 0.0}, {-1.7 * a, 0.6 * a}}}},
+                        {{"frame", "body"}, {"line", {{-1.5 * a, 0.0}, {-0.5 * a, 0.0}}}, {"color", "tab:red"}}}},
+            {"traces", {{{"frame", "body"}, {"point", {-a, 0.0}}, {"label", "skate"}}}}};
+  }
 };
 
 PluginDescriptor describe() {

@@ -47,6 +47,13 @@ commands:
                         the tasks it had not finished; under `mpirun -n R` (or srun) the tasks
                         are spread over the R ranks and rank 0 writes the same files
   plot DIR              (re)draw the figures of a finished run folder
+  animate DIR [--label L] [--out FILE.gif|FILE.mp4] [--frames N] [--fps F] [--dpi D]
+                        the system of a run folder moving, with its traces (contact paths), from
+                        the trajectory of integrator L (default: the first); .mp4 needs ffmpeg,
+                        .gif uses Pillow; default DIR/animations/<L>.mp4, or .gif without ffmpeg
+                        (an existing file is never replaced unless named by --out); N frames
+                        (default 100) evenly spaced over the recorded rows; the system must
+                        declare its drawing (README, "Adding a plugin": Drawable)
   check SYSTEM [--params JSON] [--state JSON] [--samples N] [--seed S]
                         compare the system's hand-written derivatives with automatic
                         differentiation (or central differences) at the given state (default:
@@ -474,6 +481,11 @@ int main(int argc, char** argv) {
     if (cmd == "describe") {
       if (args.size() != 1) return usage_error("describe needs exactly one plugin name");
       return cli::describe(args[0]);
+    }
+    if (cmd == "animate") {
+      if (args.empty()) return usage_error("animate needs a run folder");
+      animate_run(args);
+      return 0;
     }
     if (cmd == "plot") {
       if (args.size() != 1) return usage_error("plot needs exactly one run folder");

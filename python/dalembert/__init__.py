@@ -10,6 +10,7 @@
     s = sleigh.state([0, 0, 0], [0.25, -1, 0.075])
     gni.step(s, 0.15); sleigh.energy(s)
     df = dalembert.simulate(sleigh, gni, s, 0.15, 15, observers=["energy_error"])
+    dalembert.animate(run, "DLA")                               # the system moving (Jupyter shows it)
 
 An integrator written in Python (a class with ``order`` and ``step(state, h)``; see
 ``register_integrator``) runs wherever a plugin does, as ``"python:module.Class"``.
@@ -42,5 +43,15 @@ else:
 
 from .api import check_integrator, describe, integrator, plugins, register_integrator, run, simulate, system
 
-__all__ = ["Error", "InputError", "StepFailure", "Run", "State", "System", "Integrator", "check_integrator", "describe",
-           "integrator", "load", "plugins", "register_integrator", "run", "simulate", "system"]
+
+def animate(run, label=None, frames=100, fps=20, dpi=80, size=4.5):
+    """The system of a run (a folder, or what ``load``/``run`` return) moving along the trajectory of
+    integrator `label` (default: the first), drawn as the system declares (``dalembert.animation``,
+    matplotlib, imported only now): an ``Animation`` that Jupyter shows, with ``.save("x.gif" or
+    "x.mp4")`` and ``.save_frame(k, "x.png")``."""
+    from .animation import animate as _animate
+    return _animate(run, label, frames=frames, fps=fps, dpi=dpi, size=size)
+
+
+__all__ = ["Error", "InputError", "StepFailure", "Run", "State", "System", "Integrator", "animate", "check_integrator",
+           "describe", "integrator", "load", "plugins", "register_integrator", "run", "simulate", "system"]

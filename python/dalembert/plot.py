@@ -42,6 +42,10 @@ a drawing function here. Figure types:
               fitted over the "fit" smallest h
   snapshots   bodies at chosen "times": circles of "radius" at columns x_<i>, y_<i> of the first
               trajectory file, the outline joining them, and a wall at x = "wall_x" if given
+  animation   the system moving along the trajectory of integrator "label" (default: the first), drawn as
+              the system declares (dalembert.animation): figures/<name>.gif ("format": "mp4" for an .mp4,
+              which needs ffmpeg) and its last frame figures/<name>.png; "frames" (default 60), "fps"
+              (20), "dpi" (80)
   eigenvalues linear_stability studies, in the form of Meijaard et al. (2007) Fig. 3: the real parts of
               the tracked eigenvalues (solid) and their positive imaginary parts (dashed) against the
               family's parameter (eigenvalues.csv), the stable ranges shaded, each critical value
@@ -971,6 +975,18 @@ def draw_summary_panels(run, fig, outdir, methods):
     return f
 
 
+def draw_animation(run, fig, outdir, methods, warnings):
+    """An animation's files (a type that writes its own: no matplotlib figure to save)."""
+    from .animation import Animation, trajectory_of
+    label, table, drawing = trajectory_of(run, fig.get("label"))
+    movie = Animation(drawing, table, fig.get("title", f"{run.name}: {label}"), frames=fig.get("frames", 60),
+                      fps=fig.get("fps", 20), dpi=fig.get("dpi", 80))
+    ext = fig.get("format", "gif")
+    outdir.write_whole(f"{fig['name']}.{ext}", movie.write_gif if ext == "gif" else movie.copy_mp4, "wb")
+    outdir.write_whole(f"{fig['name']}.png", lambda out: movie.save_frame(-1, out), "wb")
+    return [f"figures/{fig['name']}.{ext}", f"figures/{fig['name']}.png"]
+
+
 def wrap_title(title, width):
     """Lines of at most `width` characters, never broken inside a $...$ mathtext span."""
     parts = title.split("$")
@@ -1027,6 +1043,7 @@ FIGURE_TYPES = {
     "snapshot_panels": on_own_figure(draw_snapshot_panels),
     "overlay": on_own_figure(draw_overlay),
     "summary_panels": on_own_figure(draw_summary_panels),
+    "animation": draw_animation,
 }
 
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "figure_types.json")
@@ -1048,6 +1065,8 @@ def draw_figure(fig, run, outdir, methods, warnings, schema):
         raise ValueError(f"figure type {kind!r} has no drawing function (dalembert.plot.FIGURE_TYPES)")
     f = FIGURE_TYPES[kind](run, fig, outdir, methods, warnings)
     count = len(fig.get("panels") or [fig])
+    if isinstance(f, list):  # a type that wrote its own files (an animation)
+        return {"name": fig["name"], "type": kind, "panels": count, "files": f}
     if "title" in fig:  # the study author's title, wrapped to the figure's width
         width = max(40, int(f.get_figwidth() * 12.5))
         f.suptitle(wrap_title(fig["title"], width), fontsize=10)

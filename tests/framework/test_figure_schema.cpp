@@ -26,7 +26,7 @@ json good_value(const std::string& kind) {
       {"strings", {"t"}},   {"object", json::object()}, {"objects", {json::object()}},
       {"legend_place", "best"}, {"outline", {{"ellipse", {2, 1}}}},
       {"inset", {{"center", {0, 0}}, {"halfwidth", 0.1}}}, {"reference_lines", {{{"at", 1.0}, {"label", "x"}}}},
-      {"integrator_label", "B"}, {"integrator_labels", {"A"}}};
+      {"integrator_label", "B"}, {"integrator_labels", {"A"}}, {"animation_format", "gif"}};
   INFO("value kind \"" << kind << "\" of the schema: give it example values in this test");
   REQUIRE(values.contains(kind));
   return values[kind];
@@ -38,7 +38,7 @@ json bad_value(const std::string& kind) {
       {"positive_integer", 0}, {"number_pair", {1}}, {"numbers", "x"},     {"strings", {1}},
       {"object", json::array()}, {"objects", {1}},  {"legend_place", "nowhere"}, {"outline", {{"circle", 1}}},
       {"inset", {{"center", {0, 0}}}}, {"reference_lines", {{{"label", "x"}}}},
-      {"integrator_label", "Z"}, {"integrator_labels", {"A", "Z"}}};
+      {"integrator_label", "Z"}, {"integrator_labels", {"A", "Z"}}, {"animation_format", "avi"}};
   INFO("value kind \"" << kind << "\" of the schema: give it example values in this test");
   REQUIRE(values.contains(kind));
   return values[kind];

@@ -47,6 +47,8 @@ m = json.load(open(sys.argv[1]))
 names = {p["name"]: p["file"] for p in m["plugins"]}
 assert "/plugin/plugins/" in names["sleigh_in_bowl"], names
 assert "/plugin/plugins/" in names["kutta3"], names
+# The out-of-tree system's drawing (core/drawable.hpp) reached the manifest: it can be animated.
+assert m["study"]["system"]["drawing"]["traces"][0]["label"] == "skate", m["study"]["system"]
 fits = {c["label"]: c for c in m["convergence"]}
 for label, order in (("Kutta3", 3), ("RK4", 4)):
     c = fits[label]

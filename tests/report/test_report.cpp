@@ -149,6 +149,7 @@ TEST_CASE("COMMAND --help prints that command's usage, not the others', and exit
   test::TempDir tmp("help");
   const std::map<std::string, std::string> synopsis = {{"run", "run STUDY.json|FOLDER ... [--out DIR]"},
                                                        {"plot", "plot DIR"},
+                                                       {"animate", "animate DIR [--label L]"},
                                                        {"check", "check SYSTEM [--params JSON]"},
                                                        {"list", "list"},
                                                        {"describe", "describe NAME"}};

@@ -5,6 +5,7 @@
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/study/describe.hpp>
+#include <dalembert/study/drawing_plan.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <dalembert/host/plugin_file.hpp>
 #include <dalembert/study/assembly.hpp>
@@ -75,6 +76,7 @@ void describe_system(const Registry& reg, const PluginDescriptor& d, json& out) 
                      {"capabilities", capabilities_of(*s)},
                      {"diagnostics", diag},
                      {"exact_solution", s->has_exact_solution()}};
+  if (json drawing = system_drawing(*s); !drawing.is_null()) out["instance"]["drawing"] = std::move(drawing);
   if (const auto* lin = dynamic_cast<const Linearizable*>(s.get())) {  // linear_stability studies
     const SteadyMotionFamily f = lin->steady_family();
     out["instance"]["steady_motions"] = {{"name", f.name}, {"parameter", f.parameter}, {"description", f.description}};

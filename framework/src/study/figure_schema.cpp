@@ -54,7 +54,7 @@ const std::vector<std::string> kLegendPlaces = {"best", "outside", "upper right"
 // The JSON type of a value kind of the schema; `kind` names its meaning (checked by check_meaning).
 void check_type(const JsonCursor& c, const std::string& kind) {
   if (kind == "any") return;
-  if (kind == "string" || kind == "legend_place" || kind == "integrator_label") {
+  if (kind == "string" || kind == "legend_place" || kind == "integrator_label" || kind == "animation_format") {
     (void)c.string();
   } else if (kind == "name") {
     if (!is_safe_name(c.string())) c.fail(safe_name_rule("figure name"));
@@ -109,6 +109,7 @@ void check_meaning(const JsonCursor& c, const std::string& kind, const std::vect
   if (kind == "integrator_labels")
     for (std::size_t k = 0; k < c.size(); ++k) check_one_of(c.at(k), labels, not_a_label);
   if (kind == "legend_place") check_one_of(c, kLegendPlaces, "not a legend place; use one of: ");
+  if (kind == "animation_format") check_one_of(c, {"gif", "mp4"}, "not an animation format; use one of: ");
   if (kind == "outline") {  // {"ellipse": [a, b]}
     c.allow_keys({"ellipse"});
     check_type(c["ellipse"], "number_pair");

@@ -169,6 +169,32 @@ std::vector<fs::path> draw_figures(const fs::path& folder, json* index) {
   return out;
 }
 
+void animate_run(const std::vector<std::string>& arguments) {
+  const fs::path script = python_package_root() / "dalembert" / "animation.py";
+  if (!fs::exists(script)) throw Error("animation script not found: " + script.string());
+  const double timeout = figure_timeout();
+  const MatplotlibFolder matplotlib;
+  std::vector<std::string> environment = matplotlib.environment();
+  environment.push_back("PYTHONDONTWRITEBYTECODE=1");
+  std::vector<std::string> argv = {python_interpreter(), script.string()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  ProcessResult r;
+  try {
+    r = run_process(argv, {timeout, environment});
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (animations need python3 with matplotlib: apt-get install python3-matplotlib)");
+  }
+  if (r.ok()) return;
+  std::string cause = last_lines(r.stderr_text, 1);
+  if (cause.rfind("error: ", 0) == 0) cause = cause.substr(7);  // the animator's own one line
+  if (r.stderr_text.find("No module named 'matplotlib'") != std::string::npos)
+    cause = "python3 has no matplotlib (apt-get install python3-matplotlib)";
+  if (r.timed_out)
+    throw Error("the animation took longer than " + number_text(timeout, "%g") +
+                " s (DALEMBERT_FIGURE_TIMEOUT) and the animator was stopped");
+  throw Error(cause.empty() ? "the animator failed (" + r.status() + ")" : cause);
+}
+
 void attach_figures(json& manifest, const fs::path& staging, bool draw, bool none_requested) {
   if (!draw) {
     manifest["figures_status"] = none_requested ? "none requested" : "skipped (--no-plots)";

@@ -13,6 +13,7 @@
 #include <dalembert/study/crash_report.hpp>
 #include <dalembert/core/sampler.hpp>
 #include <dalembert/study/derivative_check.hpp>
+#include <dalembert/study/drawing_plan.hpp>
 #include <dalembert/study/ensemble_statistics.hpp>
 #include <dalembert/study/claim_targets.hpp>
 #include <dalembert/core/json_input.hpp>
@@ -360,6 +361,7 @@ StudyPlan plan_runs(const Study& st) {
     plan.columns.push_back(assemblies[i]->simulation().columns());
   }
   kind.check_figure_columns(st, plan.columns);
+  check_animation_figures(st, *plan.system, plan.columns);
   plan.summaries = task_summaries(st, plan, assemblies);
 
   json& run = plan.study_run;
@@ -378,6 +380,8 @@ StudyPlan plan_runs(const Study& st) {
          {"plugin_paths", st.plugin_paths}};
   if (st.record_format != "csv") run["record_format"] = st.record_format;  // csv manifests as before
   if (!plan.projection_distance.is_null()) run["initial"]["projection_distance"] = plan.projection_distance;
+  // How the system looks (core/drawable.hpp): the animator needs the run folder alone.
+  if (json drawing = system_drawing(*plan.system); !drawing.is_null()) run["system"]["drawing"] = std::move(drawing);
   kind.plan(st, plan, run);
   if (st.impact_map) run["impact_map"] = plan_impact_map(st, plan);
   if (st.raw.contains("claims")) run["claims"] = st.raw["claims"];

@@ -7,7 +7,9 @@
 // solution use, derived by hand.
 #include <cmath>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
+#include <dalembert_plugins/rolling_body_drawing.hpp>
 #include <dalembert_plugins/rolling_body_observables.hpp>
 #include <string>
 #include <vector>
@@ -19,13 +21,15 @@ namespace {
 using namespace dalembert;
 using turntable::BallOnTurntableModel;
 
-class BallOnTurntable final : public FixedLagrangianSystem<BallOnTurntableModel>, public rolling::UnitAttitude {
+class BallOnTurntable final : public FixedLagrangianSystem<BallOnTurntableModel>, public rolling::UnitAttitude, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
   /// c = ż − iκΩ(t)z (constant for any Ω(t), README eq. (5)); the distance of the centre from the
   /// table's axis and its polar angle atan2(y, x) (an orbit centred on the axis: its radius and phase);
   /// Ω(t); |p| − 1.
+  /// The ball on the table (the table's rotation is not in the state; the orbit is the contact path).
+  nlohmann::json drawing() const override { return rolling::body_drawing(fixed_model()); }
   void diagnostic_names(std::vector<std::string>& n) const override {
     n = {"orbit_invariant_x", "orbit_invariant_y", "distance_from_axis", "orbit_angle", "table_rate",
          "quaternion_norm_error"};

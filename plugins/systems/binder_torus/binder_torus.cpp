@@ -4,6 +4,7 @@
 // built from the framework's pieces (dalembert_plugins/rigid_potentials.hpp). State layout: per body
 // (x, y, z, qw, qx, qy, qz) and (vx, vy, vz, Wx, Wy, Wz) with spatial Ω (core/rigid_body_model.hpp).
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert_plugins/rigid_potentials.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -34,7 +35,7 @@ std::vector<double> per_body(const JsonCursor& c, std::size_t n, double fallback
   return c.numbers();
 }
 
-class BinderTorus final : public RigidBodySystem {
+class BinderTorus final : public RigidBodySystem, public Drawable {
  public:
   explicit BinderTorus(const Parameters& p)
       : Km_(p.number("K_m")), Ka_(p.number("K_a")), Ks_(p.number("K_s")), Kpp_(p.number("K_pp")),
@@ -125,6 +126,26 @@ class BinderTorus final : public RigidBodySystem {
     }
     c /= static_cast<double>(s.x.size());
     out[0] = c.x(), out[1] = c.y(), out[2] = c.z(), out[3] = gap;
+  }
+
+  // How the binder looks (core/drawable.hpp), seen along z: each sphere a circle of its diameter at
+  // (x_i, y_i), the bonds as links, the wall (when there is one) at x = wall_x; the centre of the
+  // first sphere is traced.
+  nlohmann::json drawing() const override {
+    const std::size_t n = x0_.size();
+    auto column = [&](const char* c, std::size_t i) { return n > 1 ? std::string(c) + "_" + std::to_string(i) : std::string(c); };
+    nlohmann::json frames = nlohmann::json::array(), shapes = nlohmann::json::array();
+    double lo = 0.0, hi = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      frames.push_back({{"name", "body_" + std::to_string(i)}, {"transform", {{{"translate", {column("x", i), column("y", i)}}}}}});
+      shapes.push_back({{"frame", "body_" + std::to_string(i)}, {"circle", {{"radius", D_[i] / 2}}}, {"color", "tab:blue"}});
+      lo = std::min(lo, x0_[i].y() - D_[i]), hi = std::max(hi, x0_[i].y() + D_[i]);
+    }
+    for (const auto& [i, j] : bonds_)
+      shapes.push_back({{"link", {"body_" + std::to_string(i), "body_" + std::to_string(j)}}, {"color", "0.3"}, {"width", 0.8}});
+    if (wall_) shapes.push_back({{"frame", "world"}, {"line", {{wall_x_, lo}, {wall_x_, hi}}}, {"color", "k"}, {"width", 3}});
+    return {{"dimension", 2}, {"frames", frames}, {"shapes", shapes},
+            {"traces", {{{"frame", "body_0"}, {"label", "sphere 0"}}}}};
   }
 
  private:

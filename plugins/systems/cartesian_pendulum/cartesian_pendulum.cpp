@@ -9,6 +9,7 @@
 // system's exact solution: the convergence reference, and what the conformance suite measures every
 // integrator's order against on a holonomic system.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <stdexcept>
@@ -29,7 +30,7 @@ struct CartesianPendulumModel {
   void holonomic_constraint(const auto& q, auto&& c) const { c[0] = q[0] * q[0] + q[1] * q[1] - L * L; }
 };
 
-class CartesianPendulum final : public FixedLagrangianSystem<CartesianPendulumModel> {
+class CartesianPendulum final : public FixedLagrangianSystem<CartesianPendulumModel>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return {{"x", "y"}, {"xdot", "ydot"}}; }
@@ -62,6 +63,19 @@ class CartesianPendulum final : public FixedLagrangianSystem<CartesianPendulumMo
     out.q << p.L * std::sin(theta), -p.L * std::cos(theta);
     out.v << p.L * std::cos(theta) * w, p.L * std::sin(theta) * w;
   }
+
+  // How the pendulum looks (core/drawable.hpp): the rod from the pivot at the origin to the bob at
+  // (x, y), gravity along −y, the bob's path traced.
+  nlohmann::json drawing() const override {
+    const double L = fixed_model().L;
+    return {{"dimension", 2},
+            {"frames", {{{"name", "bob"}, {"transform", {{{"translate", {"x", "y"}}}}}}}},
+            {"shapes", {{{"link", {"world", "bob"}}, {"color", "0.3"}, {"width", 2}},
+                        {{"frame", "world"}, {"point", {0.0, 0.0}}, {"color", "k"}},
+                        {{"frame", "bob"}, {"circle", {{"radius", 0.08 * L}}}, {"color", "tab:red"}}}},
+            {"traces", {{{"frame", "bob"}, {"label", "bob"}}}}};
+  }
+
 };
 
 /// The state at angle θ and rate w, on the constraints.

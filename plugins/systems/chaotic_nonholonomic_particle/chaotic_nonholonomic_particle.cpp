@@ -1,6 +1,7 @@
 // The chaotic nonholonomic particle (seed 000 §4.2 after McLachlan–Perlmutter 2006; spec 000 §2.2):
 // Q = R⁵, q = (x, y₁, y₂, z₁, z₂), M = I,
 // V = ½(x² + y₁² + y₂² + z₁² + z₂² + z₁²z₂² + y₁²z₁² + y₂²z₂²), constraint ẋ + y₁ż₁ + y₂ż₂ = 0.
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -58,11 +59,21 @@ struct ChaoticParticleModel {
   void constraint_derivative(const auto&, const auto& w, auto&& DA) const { DA << 0.0, w[Z1], w[Z2], 0.0, 0.0; }
 };
 
-class ChaoticNonholonomicParticle final : public FixedLagrangianSystem<ChaoticParticleModel> {
+class ChaoticNonholonomicParticle final : public FixedLagrangianSystem<ChaoticParticleModel>, public Drawable {
  public:
   Layout layout() const override {
     return {{"x", "y1", "y2", "z1", "z2"}, {"xdot", "y1dot", "y2dot", "z1dot", "z2dot"}};
   }
+
+  // How the particle looks (core/drawable.hpp): the point (x, y1, z1) of its five coordinates, in
+  // space, its path traced.
+  nlohmann::json drawing() const override {
+    return {{"dimension", 3},
+            {"frames", {{{"name", "particle"}, {"transform", {{{"translate", {"x", "y1", "z1"}}}}}}}},
+            {"shapes", {{{"frame", "particle"}, {"point", {0.0, 0.0, 0.0}}, {"color", "tab:red"}, {"width", 6}}}},
+            {"traces", {{{"frame", "particle"}, {"label", "(x, y1, z1)"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

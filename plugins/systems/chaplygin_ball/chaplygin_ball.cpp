@@ -11,10 +11,12 @@
 // README.md of this folder derives each line. The framework derives the equations (C = [A; ∂g/∂q],
 // AD for every derivative); nothing here is differentiated by hand.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert_plugins/rolling_body.hpp>
 #include <dalembert_plugins/rolling_body_observables.hpp>
+#include <dalembert_plugins/rolling_body_drawing.hpp>
 #include <dalembert_plugins/rolling_body_parameters.hpp>
 #include <stdexcept>
 #include <string>
@@ -25,7 +27,7 @@ namespace {
 using namespace dalembert;
 using Model = rolling::RollingBodyModel;
 
-class ChaplyginBall final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude {
+class ChaplyginBall final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
@@ -48,6 +50,13 @@ class ChaplyginBall final : public FixedLagrangianSystem<Model>, public rolling:
     out[8] = o.contact[1];
     out[9] = o.height;
   }
+
+  // How the body looks (core/drawable.hpp), in space: its ellipsoid (principal sections) about the
+  // geometric centre, −c from the centre of mass G in body axes, at (x, y) and attitude p, resting
+  // on the ground (the height is the contact's, which the layout does not hold); the contact path,
+  // the body's lowest point, is traced.
+  nlohmann::json drawing() const override { return rolling::body_drawing(fixed_model()); }
+
 };
 
 PluginDescriptor describe() {

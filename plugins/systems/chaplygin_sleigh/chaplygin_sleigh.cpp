@@ -5,6 +5,7 @@
 //    e₂ = (0,1,0) (spec §2.1; GNI, RDP).
 // Exact solution: the closed form of spec §2.1, x and y by Gauss–Legendre quadrature.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -27,7 +28,7 @@ struct SleighModel {
   }
 };
 
-class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public LieGroupModel {
+class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public LieGroupModel, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
 
@@ -100,6 +101,22 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
     const double th = theta(dt), om = omega(dt), v = vel(dt);
     out.q << th, x, y;
     out.v << om, v * std::cos(th) - a() * om * std::sin(th), v * std::sin(th) + a() * om * std::cos(th);
+  }
+
+  // How the sleigh looks (core/drawable.hpp): a body about the centre of mass (x, y), heading θ,
+  // its skate a behind the centre of mass (red), whose path is traced.
+  nlohmann::json drawing() const override {
+    const double s = a() > 0 ? a() : 1.0;
+    return {{"dimension", 2},
+            {"frames", {{{"name", "body"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "theta"}}}}}}},
+            {"shapes", {{{"frame", "body"},
+                         {"polygon", {{-1.7 * s, -0.6 * s}, {0.8 * s, -0.6 * s}, {1.4 * s, 0.0}, {0.8 * s, 0.6 * s},
+                                      {-1.7 * s, 0.6 * s}}},
+                         {"color", "tab:blue"}},
+                        {{"frame", "body"}, {"line", {{-a() - 0.5 * s, 0.0}, {-a() + 0.5 * s, 0.0}}}, {"color", "tab:red"},
+                         {"width", 3}},
+                        {{"frame", "body"}, {"point", {0.0, 0.0}}, {"color", "k"}}}},
+            {"traces", {{{"frame", "body"}, {"point", {-a(), 0.0}}, {"label", "skate"}, {"color", "tab:red"}}}}};
   }
 
  private:

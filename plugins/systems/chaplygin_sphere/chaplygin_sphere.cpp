@@ -13,6 +13,7 @@
 // The Euler angles are singular at sinθ = 0 (M is singular there): the diagnostic sin_theta shows
 // how close a run comes.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -53,7 +54,7 @@ struct ChaplyginSphereModel {
   }
 };
 
-class ChaplyginSphere final : public FixedLagrangianSystem<ChaplyginSphereModel> {
+class ChaplyginSphere final : public FixedLagrangianSystem<ChaplyginSphereModel>, public Drawable {
  public:
   ChaplyginSphere(double R, double m, double I1, double I2, double I3)
       : FixedLagrangianSystem(ChaplyginSphereModel{R, m, I1, I2, I3}), R_(R), m_(m), I_{I1, I2, I3} {}
@@ -105,6 +106,21 @@ class ChaplyginSphere final : public FixedLagrangianSystem<ChaplyginSphereModel>
     out[2] = K[2];
     out[3] = std::sqrt(K[0] * K[0] + K[1] * K[1] + K[2] * K[2]);
     out[4] = st;
+  }
+
+  // How the ball looks (core/drawable.hpp), in space: the sphere of radius R about (x, y, R) at
+  // attitude Rz(φ) Rx(θ) Rz(ψ), drawn as its three principal great circles (they show it turning);
+  // the contact path (x, y, 0) is traced on the ground.
+  nlohmann::json drawing() const override {
+    const double R = fixed_model().R;
+    return {{"dimension", 3},
+            {"ground", true},
+            {"frames", {{{"name", "contact"}, {"transform", {{{"translate", {"x", "y", 0.0}}}}}},
+                        {{"name", "ball"}, {"parent", "contact"},
+                         {"transform", {{{"translate", {0.0, 0.0, R}}}, {{"rotate", "phi"}, {"axis", "z"}},
+                                        {{"rotate", "theta"}, {"axis", "x"}}, {{"rotate", "psi"}, {"axis", "z"}}}}}}},
+            {"shapes", {{{"frame", "ball"}, {"sphere", {{"radius", R}}}}}},
+            {"traces", {{{"frame", "contact"}, {"label", "contact path"}, {"color", "tab:red"}}}}};
   }
 
  private:

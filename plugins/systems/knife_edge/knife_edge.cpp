@@ -4,6 +4,7 @@
 // Constraint sin φ ẋ − (cos φ − ε) ẏ = 0, μ(q) = (sin φ, −(cos φ − ε), 0).
 // Regular frame of D (spec §2.2): B = [[cos φ − ε, 0], [sin φ, 0], [0, 1]].
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -36,7 +37,7 @@ struct KnifeEdgeModel {
   }
 };
 
-class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public ConstraintFrame {
+class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public ConstraintFrame, public Drawable {
  public:
   explicit KnifeEdge(double eps) : FixedLagrangianSystem(KnifeEdgeModel{eps}) {}
   Layout layout() const override { return {{"x", "y", "phi"}, {"xdot", "ydot", "phidot"}}; }
@@ -81,6 +82,18 @@ class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public Con
     }
     out.q << x, y, phi;
     out.v << u * std::cos(phi), u * std::sin(phi), w;
+  }
+
+  // How the knife edge looks (core/drawable.hpp): a blade at (x, y) along its heading φ on the
+  // inclined plane (x downhill), its path traced.
+  nlohmann::json drawing() const override {
+    return {{"dimension", 2},
+            {"frames", {{{"name", "blade"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "phi"}}}}}}},
+            {"shapes", {{{"frame", "blade"}, {"polygon", {{-0.5, -0.06}, {0.35, -0.06}, {0.5, 0.0}, {0.35, 0.06}, {-0.5, 0.06}}},
+                         {"color", "0.6"}},
+                        {{"frame", "blade"}, {"line", {{-0.5, 0.0}, {0.5, 0.0}}}, {"color", "tab:red"}, {"width", 2}},
+                        {{"frame", "blade"}, {"point", {0.0, 0.0}}, {"color", "k"}}}},
+            {"traces", {{{"frame", "blade"}, {"label", "contact point"}}}}};
   }
 
  private:

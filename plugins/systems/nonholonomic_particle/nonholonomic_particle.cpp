@@ -1,6 +1,7 @@
 // The nonholonomic particle (seed 000 §4.1, spec 000 §2.1): Q = R³, M = I, V = 0,
 // constraint ż − y ẋ = 0, with its closed-form solution.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -32,7 +33,7 @@ struct ParticleModel {
   void constraint_derivative(const auto&, const auto& w, auto&& DA) const { DA << 0.0, -w[0], 0.0; }
 };
 
-class NonholonomicParticle final : public FixedLagrangianSystem<ParticleModel> {
+class NonholonomicParticle final : public FixedLagrangianSystem<ParticleModel>, public Drawable {
  public:
   Layout layout() const override { return {{"x", "y", "z"}, {"xdot", "ydot", "zdot"}}; }
 
@@ -64,6 +65,15 @@ class NonholonomicParticle final : public FixedLagrangianSystem<ParticleModel> {
     }
     out.v << xd, yd0, y * xd;
   }
+
+  // How the particle looks (core/drawable.hpp): a point at (x, y, z) in space, its path traced.
+  nlohmann::json drawing() const override {
+    return {{"dimension", 3},
+            {"frames", {{{"name", "particle"}, {"transform", {{{"translate", {"x", "y", "z"}}}}}}}},
+            {"shapes", {{{"frame", "particle"}, {"point", {0.0, 0.0, 0.0}}, {"color", "tab:red"}, {"width", 6}}}},
+            {"traces", {{{"frame", "particle"}, {"label", "particle"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

@@ -5,6 +5,7 @@
 // (q̇ = ½ (0, Ω) * q, J Ω̇ = m g (Rρ0) × e3; spec §4a) with steps ≤ 2e-5, at most kMaxReferenceSteps
 // of them (issue 26: t = 1e9 asked for 5e13 steps and ran for hours; it is now a one-line error).
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
 #include <dalembert_plugins/rigid_potentials.hpp>
@@ -21,7 +22,7 @@ Vec3 vec3(const JsonCursor& c) {
   return Vec3(c.at(0).number(), c.at(1).number(), c.at(2).number());
 }
 
-class Pendulum3D final : public RigidBodySystem {
+class Pendulum3D final : public RigidBodySystem, public Drawable {
  public:
   explicit Pendulum3D(const Parameters& p)
       : m_(p.number("m")), g_(p.number("g")), J_(p.number("J")), rho0_(vec3(json_parameter(p, "rho0"))),
@@ -74,6 +75,18 @@ class Pendulum3D final : public RigidBodySystem {
     out.q = y.head<4>();
     out.q /= out.q.norm();
     out.v = y.tail<3>();
+  }
+
+  // How the pendulum looks (core/drawable.hpp), in space: the rod from the pivot at the origin to
+  // the centre of mass R ρ0 (z along e3's axis of the model), a ball there, its path traced.
+  nlohmann::json drawing() const override {
+    const double L = rho0_.norm() > 0 ? rho0_.norm() : 1.0;
+    return {{"dimension", 3},
+            {"frames", {{{"name", "body"}, {"transform", {{{"quaternion", {"qw", "qx", "qy", "qz"}}}}}},
+                        {{"name", "bob"}, {"parent", "body"}, {"transform", {{{"translate", {rho0_.x(), rho0_.y(), rho0_.z()}}}}}}}},
+            {"shapes", {{{"link", {"world", "bob"}}, {"color", "0.3"}, {"width", 2}},
+                        {{"frame", "bob"}, {"sphere", {{"radius", 0.15 * L}}}}}},
+            {"traces", {{{"frame", "bob"}, {"label", "centre of mass"}}}}};
   }
 
  private:

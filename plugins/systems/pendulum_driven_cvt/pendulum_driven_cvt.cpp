@@ -2,6 +2,7 @@
 // spec 000 §2.3): q = (x, y, ξ), M = I, V = ½(x² + y²) + cos ξ − (ε/2) sin 2ξ,
 // constraint ẏ + sin(ξ) ẋ = 0. E_ξ = ½ξ̇² + V_d(ξ) and E_xy = E − E_ξ are conserved separately.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -51,7 +52,7 @@ struct CVTModel {
   }
 };
 
-class PendulumDrivenCVT final : public FixedLagrangianSystem<CVTModel> {
+class PendulumDrivenCVT final : public FixedLagrangianSystem<CVTModel>, public Drawable {
  public:
   explicit PendulumDrivenCVT(double eps) : FixedLagrangianSystem(CVTModel{eps}) {}
   Layout layout() const override { return {{"x", "y", "xi"}, {"xdot", "ydot", "xidot"}}; }
@@ -61,6 +62,20 @@ class PendulumDrivenCVT final : public FixedLagrangianSystem<CVTModel> {
     out[0] = 0.5 * s.v[XI] * s.v[XI] + fixed_model().driver_potential(s.q[XI]);
     out[1] = energy(s) - out[0];
   }
+
+  // How the transmission looks (core/drawable.hpp): the body at (x, y) and its driving pendulum at
+  // angle ξ, the body's path traced.
+  nlohmann::json drawing() const override {
+    return {{"dimension", 2},
+            {"frames", {{{"name", "body"}, {"transform", {{{"translate", {"x", "y"}}}}}},
+                        {{"name", "pendulum"}, {"parent", "body"}, {"transform", {{{"rotate", "xi"}}}}},
+                        {{"name", "bob"}, {"parent", "pendulum"}, {"transform", {{{"translate", {0.0, -0.4}}}}}}}},
+            {"shapes", {{{"frame", "body"}, {"circle", {{"radius", 0.12}}}, {"color", "tab:blue"}},
+                        {{"link", {"body", "bob"}}, {"color", "0.3"}},
+                        {{"frame", "bob"}, {"circle", {{"radius", 0.06}}}, {"color", "tab:red"}}}},
+            {"traces", {{{"frame", "body"}, {"label", "body"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

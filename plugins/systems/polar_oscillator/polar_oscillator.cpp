@@ -5,6 +5,7 @@
 // λ(1 + r²) = 0), so (r, θ) is the planar oscillator and z = z₀ + ℓt, ℓ = r²θ̇ its angular
 // momentum. The convergence reference with M(q) of the conformance suite (README.md).
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <numbers>
@@ -33,7 +34,7 @@ struct PolarOscillatorModel {
   }
 };
 
-class PolarOscillator final : public FixedLagrangianSystem<PolarOscillatorModel> {
+class PolarOscillator final : public FixedLagrangianSystem<PolarOscillatorModel>, public Drawable {
  public:
   Layout layout() const override { return {{"r", "theta", "z"}, {"rdot", "thetadot", "zdot"}}; }
 
@@ -58,6 +59,18 @@ class PolarOscillator final : public FixedLagrangianSystem<PolarOscillatorModel>
     out.q << r, s0.q[kTheta] + (w0 < 0.0 ? -1.0 : 1.0) * (n * std::numbers::pi + turn), s0.q[kZ] + ell * dt;
     out.v << (a * ad + b * bd) / r, ell / (r * r), ell;
   }
+
+  // How the oscillator looks (core/drawable.hpp): the mass at polar (r, θ) in the plane on its
+  // spring from the origin, its path traced.
+  nlohmann::json drawing() const override {
+    return {{"dimension", 2},
+            {"frames", {{{"name", "mass"}, {"transform", {{{"rotate", "theta"}}, {{"translate", {"r", 0.0}}}}}}}},
+            {"shapes", {{{"link", {"world", "mass"}}, {"color", "0.5"}},
+                        {{"frame", "world"}, {"point", {0.0, 0.0}}, {"color", "k"}},
+                        {{"frame", "mass"}, {"circle", {{"radius", 0.08}}}, {"color", "tab:red"}}}},
+            {"traces", {{{"frame", "mass"}, {"label", "mass"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

@@ -4,6 +4,7 @@
 // rolling-body L-and-A model (dalembert_plugins/rolling_body.hpp: q = (x, y, p0..p3), v = q̇,
 // g = |p|² − 1, two rolling constraints, M(q)); rattleback_model.hpp holds Kane & Levinson's (1982)
 // values and the tilt it reports (rolling_body_parameters.hpp reads the parameters); README.md derives the model and cites the sources.
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <dalembert_plugins/rolling_body_drawing.hpp>
 #include <dalembert_plugins/rolling_body_parameters.hpp>
 
 #include "rattleback_model.hpp"
@@ -22,7 +24,7 @@ using rattleback::Model;
 using rattleback::Vec3;
 using rattleback::Vec4;
 
-class Rattleback final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude {
+class Rattleback final : public FixedLagrangianSystem<Model>, public rolling::UnitAttitude, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override { return rolling::body_layout(); }
@@ -46,6 +48,13 @@ class Rattleback final : public FixedLagrangianSystem<Model>, public rolling::Un
     out[8] = o.omega[1];
     out[9] = o.omega[2];
   }
+
+  // How the body looks (core/drawable.hpp), in space: its ellipsoid (principal sections) about the
+  // geometric centre, −c from the centre of mass G in body axes, at (x, y) and attitude p, resting
+  // on the ground (the height is the contact's, which the layout does not hold); the contact path,
+  // the body's lowest point, is traced.
+  nlohmann::json drawing() const override { return rolling::body_drawing(fixed_model()); }
+
 };
 
 struct Entry {

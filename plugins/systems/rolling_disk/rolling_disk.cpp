@@ -12,6 +12,7 @@
 // linearises it (issue 28, the linear_stability study kind); for that its M and A run on duals over
 // duals, which is why every constant is lifted into the scalar (`S(...)`).
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 
@@ -67,7 +68,7 @@ struct RollingDiskModel {
   }
 };
 
-class RollingDisk final : public FixedLagrangianSystem<RollingDiskModel> {
+class RollingDisk final : public FixedLagrangianSystem<RollingDiskModel>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override {
@@ -79,6 +80,24 @@ class RollingDisk final : public FixedLagrangianSystem<RollingDiskModel> {
     out[1] = std::hypot(s.v[0], s.v[1]);
     out[2] = fixed_model().R * std::cos(s.q[3]);
   }
+
+  // How the disk looks (core/drawable.hpp), in space: contact point (x, y, 0), heading φ, tilt θ,
+  // spin ψ about its axis (body y), its centre R above the contact along the tilted vertical;
+  // spokes show it spinning; the contact path is traced on the ground.
+  nlohmann::json drawing() const override {
+    const double R = fixed_model().R;
+    return {{"dimension", 3},
+            {"ground", true},
+            {"frames", {{{"name", "contact"}, {"transform", {{{"translate", {"x", "y", 0.0}}}}}},
+                        {{"name", "tilted"}, {"parent", "contact"},
+                         {"transform", {{{"rotate", "phi"}, {"axis", "z"}}, {{"rotate", "theta"}, {"axis", "x"}}}}},
+                        {{"name", "disk"}, {"parent", "tilted"},
+                         {"transform", {{{"translate", {0.0, 0.0, R}}}, {{"rotate", "psi"}, {"axis", "y"}}}}}}},
+            {"shapes", {{{"frame", "disk"}, {"circle", {{"radius", R}, {"normal", {0.0, 1.0, 0.0}}, {"spokes", 4}}},
+                         {"color", "tab:blue"}, {"width", 2}}}},
+            {"traces", {{{"frame", "contact"}, {"label", "contact path"}, {"color", "tab:red"}}}}};
+  }
+
 };
 
 PluginDescriptor describe() {

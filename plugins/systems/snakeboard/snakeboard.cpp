@@ -6,6 +6,7 @@
 //  * LieGroupModel: ℓ = ½(u, ξ)ᵀ𝕄(u, ξ) with 𝕄 = M, connection A(r) and the regular direction
 //    ẽ₁(φ) = (sin φ, −l cos φ, 0) (spec §2.2, §3.3) — GNI and RDP, regular through cos φ = 0.
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/lie_group_model.hpp>
@@ -56,7 +57,7 @@ struct SnakeboardModel {
   double u_phi(double t) const { return p.a_phi * std::sin(2 * pi * p.f_phi * t); }
 };
 
-class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public LieGroupModel {
+class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public LieGroupModel, public Drawable {
  public:
   explicit Snakeboard(const Params& p) : FixedLagrangianSystem(SnakeboardModel{p}) {}
 
@@ -108,6 +109,33 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
 
   double u_psi(double t) const { return fixed_model().u_psi(t); }
   double u_phi(double t) const { return fixed_model().u_phi(t); }
+
+  // How the snakeboard looks (core/drawable.hpp): the board at (x, y), heading θ; its wheel axles
+  // l ahead and l behind, turned by φ and −φ; the rotor at the centre, at angle ψ; the centre's path
+  // traced.
+  nlohmann::json drawing() const override {
+    const double l = p().l;
+    auto axle = [&](const char* frame) {
+      return nlohmann::json::array({{{"frame", frame}, {"line", {{0.0, -0.3 * l}, {0.0, 0.3 * l}}}, {"color", "k"}, {"width", 2}},
+                                    {{"frame", frame}, {"line", {{-0.15 * l, 0.3 * l}, {0.15 * l, 0.3 * l}}}, {"color", "k"}, {"width", 4}},
+                                    {{"frame", frame}, {"line", {{-0.15 * l, -0.3 * l}, {0.15 * l, -0.3 * l}}}, {"color", "k"}, {"width", 4}}});
+    };
+    nlohmann::json shapes = {{{"frame", "board"},
+                              {"polygon", {{-1.25 * l, -0.22 * l}, {1.25 * l, -0.22 * l}, {1.4 * l, 0.0}, {1.25 * l, 0.22 * l},
+                                           {-1.25 * l, 0.22 * l}, {-1.4 * l, 0.0}}},
+                              {"color", "tab:olive"}},
+                             {{"frame", "rotor"}, {"line", {{-0.45 * l, 0.0}, {0.45 * l, 0.0}}}, {"color", "tab:purple"}, {"width", 3}}};
+    for (const char* f : {"front", "back"})
+      for (auto& s : axle(f)) shapes.push_back(s);
+    return {{"dimension", 2},
+            {"frames", {{{"name", "board"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "theta"}}}}},
+                        {{"name", "front"}, {"parent", "board"}, {"transform", {{{"translate", {l, 0.0}}}, {{"rotate", "phi"}}}}},
+                        {{"name", "back"}, {"parent", "board"},
+                         {"transform", {{{"translate", {-l, 0.0}}}, {{"rotate", {{"column", "phi"}, {"scale", -1.0}}}}}}},
+                        {{"name", "rotor"}, {"parent", "board"}, {"transform", {{{"rotate", "psi"}}}}}}},
+            {"shapes", shapes},
+            {"traces", {{{"frame", "board"}, {"label", "board centre"}}}}};
+  }
 
  private:
   void check_regular(const State& s) const {

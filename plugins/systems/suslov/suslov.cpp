@@ -18,6 +18,7 @@
 // when k = 0 (e an eigenvector of I, or E = 0) ω is constant and R(t) = R₀ exp(tω̂) exactly.
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/math/so3_group.hpp>
@@ -29,7 +30,7 @@ using namespace dalembert;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
-class Suslov final : public System, public LieGroupModel {
+class Suslov final : public System, public LieGroupModel, public Drawable {
  public:
   Suslov(const Mat3& I, const Vec3& e) : I_(I), e_(e.normalized()) {
     if (e.norm() == 0.0) throw InputError("suslov", "the constraint vector e must not be zero");
@@ -111,6 +112,21 @@ class Suslov final : public System, public LieGroupModel {
       SO3::compose_at(Retraction::Exp, Om, out.q);
     }
     out.v.head<3>() = omega(w0, dt);
+  }
+
+  // How the body looks (core/drawable.hpp), in space: turning about its fixed centre at attitude q,
+  // drawn as its ellipsoid of inertia (semi-axes 1/√I of the diagonal) with the body-fixed vector e
+  // of the constraint ⟨ω, e⟩ = 0 (red); the tip of body axis 1 is traced.
+  nlohmann::json drawing() const override {
+    const double s = 1.0 / std::sqrt(I_.diagonal().minCoeff());
+    return {{"dimension", 3},
+            {"frames", {{{"name", "body"}, {"transform", {{{"quaternion", {"qw", "qx", "qy", "qz"}}}}}}}},
+            {"shapes", {{{"frame", "body"},
+                         {"ellipsoid", {{"semi_axes", {1.0 / std::sqrt(I_(0, 0)), 1.0 / std::sqrt(I_(1, 1)),
+                                                       1.0 / std::sqrt(I_(2, 2))}}}}},
+                        {{"frame", "body"}, {"line", {{0.0, 0.0, 0.0}, {1.3 * s * e_.x(), 1.3 * s * e_.y(), 1.3 * s * e_.z()}}},
+                         {"color", "tab:red"}, {"width", 3}}}},
+            {"traces", {{{"frame", "body"}, {"point", {1.0 / std::sqrt(I_(0, 0)), 0.0, 0.0}}, {"label", "tip of body axis 1"}}}}};
   }
 
  private:

@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 #include <complex>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/impact_map.hpp>
 #include <dalembert/plugin/export.hpp>
@@ -43,7 +44,7 @@ struct DiskModel {
   }
 };
 
-class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, public Guarded, public ExactEventLocator {
+class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, public Guarded, public ExactEventLocator, public Drawable {
  public:
   explicit VerticalRollingDisk(const DiskParams& p) : FixedLagrangianSystem(DiskModel{p}) {}
 
@@ -125,6 +126,24 @@ class VerticalRollingDisk final : public FixedLagrangianSystem<DiskModel>, publi
   }
 
   const DiskParams& params() const { return fixed_model().p; }
+
+  // How the penny looks (core/drawable.hpp), from above: its table (circle or ellipse), the disk
+  // edge-on along its heading φ at the contact point (x, y), and the contact point's path, whose
+  // corners are the impacts with the table's edge.
+  nlohmann::json drawing() const override {
+    const DiskParams& d = params();
+    nlohmann::json table = nlohmann::json::array();
+    for (int k = 0; k <= 96; ++k) {
+      const double t = 2 * std::numbers::pi * k / 96;
+      table.push_back({d.a * std::cos(t), d.b * std::sin(t)});
+    }
+    return {{"dimension", 2},
+            {"frames", {{{"name", "penny"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "phi"}}}}}}},
+            {"shapes", {{{"frame", "world"}, {"line", table}, {"color", "0.2"}, {"width", 2}},
+                        {{"frame", "penny"}, {"line", {{-d.R, 0.0}, {d.R, 0.0}}}, {"color", "tab:orange"}, {"width", 4}},
+                        {{"frame", "penny"}, {"point", {0.0, 0.0}}, {"color", "k"}, {"width", 3}}}},
+            {"traces", {{{"frame", "penny"}, {"label", "contact point"}}}}};
+  }
 
  private:
   static double sign(int g) { return g == 0 ? 1.0 : -1.0; }

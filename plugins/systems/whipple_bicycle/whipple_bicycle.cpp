@@ -7,6 +7,8 @@
 // it (FixedLagrangianSystem: C = [A; ∂g/∂q], AD for every derivative).
 #include <array>
 #include <cmath>
+#include <numbers>
+#include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
 #include <stdexcept>
@@ -20,7 +22,7 @@ using namespace dalembert;
 using Model = whipple::WhippleBicycleModel;
 using Vec8 = Eigen::Matrix<double, 8, 1>;
 
-class WhippleBicycle final : public FixedLagrangianSystem<Model> {
+class WhippleBicycle final : public FixedLagrangianSystem<Model>, public Drawable {
  public:
   using FixedLagrangianSystem::FixedLagrangianSystem;
   Layout layout() const override {
@@ -41,6 +43,51 @@ class WhippleBicycle final : public FixedLagrangianSystem<Model> {
     out[2] = -p.front_contact[2];
     out[3] = s.v[Model::kX] * std::cos(s.q[Model::kYaw]) + s.v[Model::kY] * std::sin(s.q[Model::kYaw]);
   }
+
+  // How the bicycle looks (core/drawable.hpp), in space, from the model's kinematics
+  // (whipple_model.hpp, pose()): the ground frame of the model has z down, so the drawing's root
+  // turns it by π about x (z up). Rear contact (x, y), yaw, roll, the rear wheel's centre r_R above
+  // the contact along the leaned vertical, pitch about the rear axle; the steering axis through
+  // (w + c, 0, r_R) of the rear frame, tilted back by λ, steer δ about it; the front wheel's centre
+  // (−c, 0, −r_F) from there in the front frame. Wheels turn by their angles (spokes); the rear frame
+  // joins the rear axle, the rider's centre of mass B and the head of the steering axis; both
+  // contact paths are traced.
+  nlohmann::json drawing() const override {
+    const auto& b = fixed_model();
+    const double sl = std::sin(b.lambda), cl = std::cos(b.lambda);
+    const nlohmann::json wheel_normal = {0.0, 1.0, 0.0};
+    return {{"dimension", 3},
+            {"ground", true},
+            {"frames", {{{"name", "ground"}, {"transform", {{{"rotate", std::numbers::pi}, {"axis", "x"}}}}},
+                        {{"name", "rear_contact"}, {"parent", "ground"}, {"transform", {{{"translate", {"x", "y", 0.0}}}}}},
+                        {{"name", "leaned"}, {"parent", "rear_contact"},
+                         {"transform", {{{"rotate", "yaw"}, {"axis", "z"}}, {{"rotate", "roll"}, {"axis", "x"}},
+                                        {{"translate", {0.0, 0.0, -b.r_R}}}}}},
+                        {{"name", "rear_frame"}, {"parent", "leaned"}, {"transform", {{{"rotate", "pitch"}, {"axis", "y"}}}}},
+                        {{"name", "rear_wheel"}, {"parent", "rear_frame"}, {"transform", {{{"rotate", "rear_wheel"}, {"axis", "y"}}}}},
+                        {{"name", "rider"}, {"parent", "rear_frame"}, {"transform", {{{"translate", {b.x_B, 0.0, b.z_B + b.r_R}}}}}},
+                        {{"name", "steer_point"}, {"parent", "rear_frame"}, {"transform", {{{"translate", {b.w + b.c, 0.0, b.r_R}}}}}},
+                        {{"name", "head"}, {"parent", "steer_point"}, {"transform", {{{"translate", {-0.9 * sl, 0.0, -0.9 * cl}}}}}},
+                        {{"name", "front_frame"}, {"parent", "steer_point"},
+                         {"transform", {{{"rotate", "steer"}, {"axis", {sl, 0.0, cl}}}}}},
+                        {{"name", "bar"}, {"parent", "front_frame"}, {"transform", {{{"translate", {-0.9 * sl, 0.0, -0.9 * cl}}}}}},
+                        {{"name", "front_centre"}, {"parent", "front_frame"}, {"transform", {{{"translate", {-b.c, 0.0, -b.r_F}}}}}},
+                        {{"name", "front_wheel"}, {"parent", "front_centre"},
+                         {"transform", {{{"rotate", "front_wheel"}, {"axis", "y"}}}}}}},
+            {"shapes", {{{"frame", "rear_wheel"}, {"circle", {{"radius", b.r_R}, {"normal", wheel_normal}, {"spokes", 3}}},
+                         {"color", "0.2"}, {"width", 2}},
+                        {{"frame", "front_wheel"}, {"circle", {{"radius", b.r_F}, {"normal", wheel_normal}, {"spokes", 3}}},
+                         {"color", "0.2"}, {"width", 2}},
+                        {{"link", {"rear_frame", "head"}}, {"color", "tab:blue"}, {"width", 3}},
+                        {{"link", {"rear_frame", "rider"}}, {"color", "tab:blue"}, {"width", 1}},
+                        {{"link", {"rider", "head"}}, {"color", "tab:blue"}, {"width", 1}},
+                        {{"frame", "rider"}, {"point", {0.0, 0.0, 0.0}}, {"color", "tab:blue"}, {"width", 8}},
+                        {{"link", {"front_centre", "bar"}}, {"color", "tab:green"}, {"width", 3}},
+                        {{"frame", "bar"}, {"line", {{0.0, -0.25, 0.0}, {0.0, 0.25, 0.0}}}, {"color", "tab:green"}, {"width", 3}}}},
+            {"traces", {{{"frame", "rear_contact"}, {"label", "rear contact"}, {"color", "tab:red"}},
+                        {{"contact", "front_wheel"}, {"label", "front contact"}, {"color", "tab:orange"}}}}};
+  }
+
 };
 
 // Table 1 of Meijaard et al. (2007): name, the model's member, what it is.

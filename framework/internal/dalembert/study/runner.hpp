@@ -51,6 +51,11 @@ BOOST_SYMBOL_VISIBLE void attach_figures(nlohmann::json& manifest, const std::fi
 BOOST_SYMBOL_VISIBLE std::vector<std::filesystem::path> draw_figures(const std::filesystem::path& run_folder,
                                                                      nlohmann::json* index = nullptr);
 
+/// `dalembert animate RUN [options]`: the animator (dalembert/animation.py beside plot.py) started
+/// with `arguments` as its argument vector, under the plotter's time limit and matplotlib folder;
+/// its output file names go to stdout. Throws Error with the animator's own last line on failure.
+BOOST_SYMBOL_VISIBLE void animate_run(const std::vector<std::string>& arguments);
+
 BOOST_SYMBOL_VISIBLE const char* version();
 BOOST_SYMBOL_VISIBLE const char* source_revision();
 

@@ -13,7 +13,7 @@ class TrajectoryKind : public StudyKind {
   bool sweepable() const override { return true; }
   std::vector<std::string> figure_types() const override {
     return {"timeseries", "path", "summary", "snapshots", "impact_path", "table", "snapshot_panels", "overlay",
-            "summary_panels"};
+            "summary_panels", "animation"};
   }
   std::vector<std::string> claim_quantities() const override { return {"summary", "column"}; }
   void check_figure_columns(const Study& st, const std::vector<std::vector<std::string>>& columns) const override {
