@@ -6,6 +6,7 @@
 // Derivatives are the C++ ones (AD for a FixedLagrangianSystem), not Python's.
 #include "stepping.hpp"
 
+#include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
@@ -148,6 +149,19 @@ void add_functions(SystemClass& cls) {
             return to_array(g);
           },
           py::arg("q"), "The holonomic constraints g(q) (empty without them).")
+      .def(
+          "b",
+          [](const PySystem& s, double t, const py::handle& q) {
+            const auto& model = lagrangian(s, "System.b");
+            const double time = finite_time(t, "System.b: t");
+            Vec b = Vec::Zero(model.num_constraints());
+            const Vec qv = sized(s, model, q, "System.b", "q");
+            if (const auto* affine = affine_constraint_of(model)) affine->affine_term(time, qv, b);
+            return to_array(b);
+          },
+          py::arg("t"), py::arg("q"),
+          "The moving part b(t, q) of the constraints C(q)v + b(t, q) = 0 (one entry per row of C; zeros "
+          "for a system whose constraints do not move).")
       .def(
           "f",
           [](const PySystem& s, double t, const py::handle& q, const py::handle& v) {

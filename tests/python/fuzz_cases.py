@@ -211,6 +211,12 @@ def system_cases():
           for m in ["f", "multipliers"]
           for args in ["NAN, Q0, V0", "INF, Q0, V0", "'x', Q0, V0", "0.0, Q0, [0.0]", "0.0, [NAN] * 3, V0",
                        "0.0, Q0, None", "0.0, Q0", "st()"]],
+        *[case(f"System.b({args})", f"sleigh.b({args})")
+          for args in ["NAN, Q0", "INF, Q0", "'x', Q0", "0.0, [0.0]", "0.0, [NAN] * 3", "0.0, None", "0.0", "st()"]],
+        *[case(f"System.b(turntable, {args})", f"D.system('ball_on_turntable').b({args})",
+               "any" if "1e308" in args else "error")
+          for args in ["NAN, [1.0, 0, 1, 0, 0, 0]", "1e308, [1.0, 0, 1, 0, 0, 0]", "0.0, [1e308] * 6", "0.0, [1.0] * 5"]],
+        case("System.b(not L-and-A)", "D.system('suslov').b(0.0, [1.0, 0, 0, 0])"),
         case("System.f(huge)", "sleigh.f(0.0, [1e300] * 3, [1e300] * 3)", "any"),
         *[case(f"System.{m}(not L-and-A)", f"D.system('suslov').{m}([1.0, 0, 0, 0])")
           for m in ["M", "V", "grad_V", "A", "g"]],
@@ -443,7 +449,8 @@ def uninitialised_cases():
         "System": ["name", "q_names", "v_names", "diagnostic_names", "has_exact_solution", "state(Q0, V0)",
                    "energy(st())", "constraint_residual(st())", "diagnostics(st())", "project(st())",
                    "exact_solution(st(), 1.0)", "family", "steady_state(1.0)", "linearise(st())", "M(Q0)",
-                   "V(Q0)", "grad_V(Q0)", "A(Q0)", "g(Q0)", "f(0.0, Q0, V0)", "multipliers(0.0, Q0, V0)", "check()"],
+                   "V(Q0)", "grad_V(Q0)", "A(Q0)", "g(Q0)", "b(0.0, Q0)", "f(0.0, Q0, V0)", "multipliers(0.0, Q0, V0)",
+                   "check()"],
         "Integrator": ["name", "system", "traits", "start(st())", "step(st(), H)", "quantities()"],
     }
     for cls, ms in members.items():

@@ -158,3 +158,20 @@ def test_check_reports_a_state_off_the_holonomic_constraint(dalembert):
     assert any("holonomic_residual" in f for f in df.attrs["findings"])
     with pytest.raises(dalembert.Error, match="System.check: system 'suslov' is not written as an L-and-A model"):
         dalembert.system("suslov").check()
+
+
+def test_turntable_b_is_minus_the_table_velocity_and_closes_the_constraint(dalembert):
+    """No slip on a table turning at Omega about the vertical through the origin: the contact point
+    moves with the table, whose velocity there is Omega e_z x (x, y) = Omega (-y, x); so
+    C(q)v + b = 0 with b = (Omega y, -Omega x, 0) (the last row: |p|^2 - 1, which does not move)."""
+    s = dalembert.system("ball_on_turntable", {"Omega": 0.7})
+    for _ in range(5):
+        q = np.concatenate([RNG.normal(size=2), RNG.normal(size=4)])
+        np.testing.assert_allclose(s.b(3.0, q), [0.7 * q[1], -0.7 * q[0], 0.0], rtol=0, atol=1e-15)
+    # the study's starting state: on the orbit the no-slip constraint holds with the table's motion
+    q0, v0 = [1, 0, 1, 0, 0, 0], [0, 0.2857142857142857, 0, 0.35714285714285715, 0, 0.25]
+    s1 = dalembert.system("ball_on_turntable", {"Omega": 1.0})
+    residual = s1.A(np.array(q0, float)) @ np.array(v0) + s1.b(0.0, np.array(q0, float))
+    np.testing.assert_allclose(residual, 0.0, atol=1e-15)
+    assert np.abs(s1.A(np.array(q0, float)) @ np.array(v0)).max() > 0.1  # b is what closes it
+    assert dalembert.system("chaplygin_sleigh").b(0.0, [0.0, 0.0, 0.0]).tolist() == [0.0]

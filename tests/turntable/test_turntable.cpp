@@ -139,7 +139,7 @@ TEST_CASE("turntable studies: the 2 Omega/7 orbit, DLA and MLA of order 2, RK4 o
                        {"order DLA 2", "order MLA 2", "order RK4 4"});
 }
 
-TEST_CASE("turntable studies: frequency, radius and energy balance on the orbit; the ramp; the drift",
+TEST_CASE("turntable studies: frequency, radius and energy balance on the orbit, the ramp and the drift",
           "[turntable][studies]") {
   const test::TempDir dir("turntable");
   for (const char* study : {"orbit_turntable", "ramp_turntable", "drift_turntable"}) {
