@@ -27,7 +27,7 @@ void print_parameters(const json& params) {
   for (const auto& p : params) {
     const std::string type = p["type"];
     std::string range;
-    if ((type == "number" || type == "integer") && (!p["min"].is_null() || !p["max"].is_null())) {
+    if ((type == "number" || type == "integer" || type == "input signal") && (!p["min"].is_null() || !p["max"].is_null())) {
       const double inf = std::numeric_limits<double>::infinity();
       char b[96];
       std::snprintf(b, sizeof b, " in [%g, %g]", p["min"].is_null() ? -inf : p["min"].get<double>(),
@@ -35,6 +35,9 @@ void print_parameters(const json& params) {
       range = b;
     }
     if (!p["choices"].empty()) range = " one of {" + listed(p["choices"]) + "}";
+    if (!p.value("unit", std::string()).empty()) range += " " + p["unit"].get<std::string>();
+    for (const auto& x : p.value("presets", json::array()))
+      range += "\n        preset \"" + x["name"].get<std::string>() + "\": " + x["doc"].get<std::string>();
     std::printf("    %-26s %-8s default %-10s%s\n        %s\n", p["name"].get<std::string>().c_str(), type.c_str(),
                 p["default"].is_null() ? "(none)" : p["default"].dump().c_str(), range.c_str(),
                 p["doc"].get<std::string>().c_str());

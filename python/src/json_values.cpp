@@ -84,6 +84,10 @@ nlohmann::json convert(const py::handle& obj, const std::string& at, std::size_t
       out.push_back(convert(item, at + "/" + std::to_string(i++), depth + 1));
     return out;
   }
+  if (py::hasattr(obj, "__array__") && py::hasattr(obj, "tolist") && py::hasattr(obj, "ndim")) {
+    // a numpy array (e.g. an input table's t and values): its nested lists of Python numbers
+    return convert(obj.attr("tolist")(), at, depth + 1);
+  }
   if (PyIndex_Check(obj.ptr())) {  // numpy's integers
     const auto i = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
     if (!i) throw py::error_already_set();

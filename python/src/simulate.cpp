@@ -145,6 +145,7 @@ py::tuple simulate(PySystem& sys, PyIntegrator& integ, State& state, double h, d
   sys.check(state, "simulate");
   if (record_every < 1) throw InputError("simulate: record_every", "= " + std::to_string(record_every) + ": must be >= 1");
   const long steps = step_count(h, T, max_steps);
+  check_inputs_cover(sys.get(), state.t, state.t + static_cast<double>(steps) * h, "simulate: system params");
   auto owned = make_observers(observers);
   std::vector<Observer*> obs;
   for (auto& o : owned) obs.push_back(o.get());

@@ -78,6 +78,13 @@ TEST_CASE("unknown plugin: path, name, nearest name and the available ones", "[c
     check_one_line_error(r, {c.file.string() + ": /integrators/1", "unknown integrator plugin 'rkk4'",
                              "did you mean 'rk4'", "available: ", "nonholonomic_newmark"});
   }
+  SECTION("a Python integrator named on the command line") {
+    json j = particle_study();
+    j["integrators"].push_back({{"label", "Py"}, {"plugin", "python:my_schemes.Kutta3"}});
+    const auto r = c.run(j);
+    check_one_line_error(r, {c.file.string() + ": /integrators/1", "unknown integrator plugin 'python:my_schemes.Kutta3'",
+                             "runs only in a study started from Python"});
+  }
   SECTION("system") {
     json j = particle_study();
     j["system"]["plugin"] = "nonholonomic_particel";

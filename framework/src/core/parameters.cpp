@@ -2,6 +2,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <sstream>
@@ -15,6 +16,7 @@ const char* to_string(ParamType t) {
     case ParamType::Boolean: return "boolean";
     case ParamType::String: return "string";
     case ParamType::Json: return "JSON value";
+    case ParamType::Input: return "input signal";
   }
   return "?";
 }
@@ -39,6 +41,7 @@ bool type_matches(ParamType t, const nlohmann::json& v) {
     case ParamType::Boolean: return v.is_boolean();
     case ParamType::String: return v.is_string();
     case ParamType::Json: return true;
+    case ParamType::Input: return v.is_number() || v.is_object();
   }
   return false;
 }
@@ -83,6 +86,39 @@ nlohmann::json checked_integer(const ParamSpec& s, const nlohmann::json& v, cons
 std::string join_path(const std::string& where, const std::string& key) {
   return where.empty() ? "/" + key : where + "/" + key;
 }
+
+// The folder of the file a "FILE: /json/path" location names (an input's CSV file is relative to
+// it); the working directory when it names no file (a study built in Python).
+std::filesystem::path folder_of(const std::string& where) {
+  const auto colon = where.find(": /");
+  if (colon == std::string::npos) return {};
+  std::error_code ec;
+  const std::filesystem::path file = where.substr(0, colon);
+  return std::filesystem::is_regular_file(file, ec) ? file.parent_path() : std::filesystem::path();
+}
+
+std::string bounds_text(double lo, double hi) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "[" << lo << ", " << hi << "]";
+  return os.str();
+}
+
+// A preset's signal, made from the parameters resolved so far.
+nlohmann::json expand_preset(const ParamSpec& s, const nlohmann::json& v, const Parameters& p, const std::string& owner,
+                             const std::string& at) {
+  if (!v.is_object() || !v.contains("preset")) return v;
+  const nlohmann::json& name = v.at("preset");
+  std::vector<std::string> names;
+  for (const auto& x : s.presets) names.push_back(x.name);
+  for (const auto& x : s.presets)
+    if (name.is_string() && name.get<std::string>() == x.name) {
+      if (v.size() != 1) throw InputError(at, "= " + v.dump() + ": a preset is given alone, {\"preset\": NAME}");
+      return x.signal(p);
+    }
+  throw InputError(at + "/preset", "= " + name.dump() + ": input '" + s.name + "' of plugin '" + owner + "' has " +
+                                       (names.empty() ? "no presets" : "the presets " + joined(names)));
+}
 }  // namespace
 
 std::string joined(const std::vector<std::string>& items, const std::string& separator) {
@@ -124,6 +160,7 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
     }
   }
   for (const auto& s : specs) {
+    if (s.type == ParamType::Input) continue;  // below, once the others are known
     const std::string at = join_path(where, s.name);
     nlohmann::json v;
     if (given.is_object() && given.contains(s.name)) {
@@ -154,7 +191,27 @@ Parameters Parameters::resolve(const std::vector<ParamSpec>& specs, const nlohma
     p.values_[s.name] = v;
     p.types_[s.name] = s.type;
   }
+  for (const auto& s : specs)
+    if (s.type == ParamType::Input) p.resolve_input(s, given, folder_of(where));
   return p;
+}
+
+void Parameters::resolve_input(const ParamSpec& s, const nlohmann::json& given, const std::filesystem::path& folder) {
+  const std::string at = join_path(where_, s.name);
+  const bool is_given = given.is_object() && given.contains(s.name);
+  const nlohmann::json v = is_given ? given.at(s.name) : s.default_value.is_null() ? nlohmann::json(0.0) : s.default_value;
+  if (!type_matches(s.type, v))
+    throw InputError(at, "= " + v.dump() + ": input '" + s.name + "' of plugin '" + owner_ + "' must be a number or a "
+                                                                                        "signal object");
+  const InputSignal u = InputSignal::parse(expand_preset(s, v, *this, owner_, at), at, folder);
+  if (u.lower_bound() < s.min || u.upper_bound() > s.max)
+    throw InputError(at, "input '" + s.name + "' of plugin '" + owner_ + "' takes values in " +
+                             bounds_text(u.lower_bound(), u.upper_bound()) + ", outside its range " +
+                             bounds_text(s.min, s.max) + (s.unit.empty() ? "" : " " + s.unit));
+  values_[s.name] = u.to_json();
+  types_[s.name] = s.type;
+  inputs_[s.name] = u;
+  if (is_given) given_inputs_.push_back(s.name);
 }
 
 const nlohmann::json& Parameters::get(const std::string& name, ParamType t) const {
@@ -173,6 +230,10 @@ const std::string& Parameters::string(const std::string& n) const {
   return get(n, ParamType::String).get_ref<const std::string&>();
 }
 const nlohmann::json& Parameters::json(const std::string& n) const { return get(n, ParamType::Json); }
+const InputSignal& Parameters::input(const std::string& n) const {
+  (void)get(n, ParamType::Input);
+  return inputs_.at(n);
+}
 std::string Parameters::where(const std::string& name) const { return join_path(where_, name); }
 
 nlohmann::json Parameters::to_json() const {

@@ -196,6 +196,9 @@ const PluginDescriptor& Registry::find(PluginKind kind, const std::string& name,
 void Registry::throw_not_found(PluginKind kind, const std::string& name, const std::string& where) const {
   const std::vector<std::string> names = index().names(kind);
   std::string msg = "unknown " + std::string(to_string(kind)) + " plugin '" + name + "'";
+  if (name.rfind("python:", 0) == 0)  // in-process plugins (host/in_process.hpp) live in a Python process
+    throw InputError(where, msg + ": a 'python:' plugin runs only in a study started from Python (dalembert.run "
+                                  "or dalembert.simulate, after its module is importable), not from the command line");
   const std::string near = nearest_name(name, names);
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
   msg += "; available: " + (names.empty() ? std::string("none") : joined(names));
@@ -235,6 +238,14 @@ std::unique_ptr<System> Registry::make_system(const std::string& name, const nlo
   const auto& d = find(PluginKind::System, name, where);
   auto s = create<System>(d, d.make_system, params, where);
   s->set_name(name);
+  const bool has_inputs =
+      std::any_of(d.params.begin(), d.params.end(), [](const ParamSpec& p) { return p.type == ParamType::Input; });
+  if (has_inputs) {  // resolved again (cheap): the factory's Parameters are the plugin's
+    const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
+    std::vector<System::GivenInput> given;
+    for (const auto& n : resolved.given_inputs()) given.push_back({n, resolved.input(n)});
+    s->set_given_inputs(std::move(given));
+  }
   return s;
 }
 

@@ -42,6 +42,12 @@ std::vector<std::pair<std::string, std::unique_ptr<System>>> default_systems(con
   return out;
 }
 
+json preset_list(const ParamSpec& p) {
+  json out = json::array();
+  for (const auto& x : p.presets) out.push_back({{"name", x.name}, {"doc", x.doc}});
+  return out;
+}
+
 json parameters_of(const PluginDescriptor& d) {
   json out = json::array();
   for (const auto& p : d.params)
@@ -51,6 +57,8 @@ json parameters_of(const PluginDescriptor& d) {
                    {"min", std::isfinite(p.min) ? json(p.min) : json(nullptr)},
                    {"max", std::isfinite(p.max) ? json(p.max) : json(nullptr)},
                    {"choices", p.choices},
+                   {"unit", p.unit},
+                   {"presets", preset_list(p)},
                    {"doc", p.doc}});
   return out;
 }

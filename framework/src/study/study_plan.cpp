@@ -2,6 +2,7 @@
 #include <cmath>
 #include <functional>
 #include <cstdio>
+#include <sstream>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
@@ -351,6 +352,8 @@ StudyPlan plan_runs(const Study& st) {
   plan.system = reg.make_system(st.system.plugin, st.system.params, st.system.where);
   plan.initial = check_initial_state(st, *plan.system, plan.projection_distance);
   const State& s0 = plan.initial;
+  // An input given as a table must cover the run, [t₀, t₀ + T]: refused here, before anything runs.
+  check_inputs_cover(*plan.system, s0.t, s0.t + st.T, st.system.where + "/params");
   if (st.check_derivatives) check_system_derivatives(st, *plan.system, s0);
 
   const auto assemblies = assemble_all(st, plan);

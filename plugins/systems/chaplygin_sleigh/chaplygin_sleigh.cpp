@@ -9,24 +9,13 @@
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert_plugins/sleigh.hpp>
 
 namespace {
 
 using namespace dalembert;
 
-/// The ConstrainedLagrangian form (spec §2.1, eq. 29) as L and A: ∂μ/∂q, whose contraction is
-/// (∂μ/∂q)[v]v = θ̇ (cosθ ẋ + sinθ ẏ) = ω v, comes from AD.
-struct SleighModel {
-  static constexpr int dof = 3, constraints = 1;
-  double I, m, a;
-  void mass(auto&& M) const { M = Eigen::Vector3d(I, m, m).asDiagonal(); }
-  auto potential(const auto& q) const -> scalar_t<decltype(q)> { return scalar_t<decltype(q)>(0.0); }
-  // μ(q) = [a, sinθ, −cosθ]
-  void constraint_matrix(const auto& q, auto&& A) const {
-    using std::cos, std::sin;
-    A << a, sin(q[0]), -cos(q[0]);
-  }
-};
+using plugins::SleighModel;  // the ConstrainedLagrangian form (spec §2.1, eq. 29) as L and A
 
 class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public LieGroupModel, public Drawable {
  public:
@@ -103,21 +92,7 @@ class ChaplyginSleigh final : public FixedLagrangianSystem<SleighModel>, public 
     out.v << om, v * std::cos(th) - a() * om * std::sin(th), v * std::sin(th) + a() * om * std::cos(th);
   }
 
-  // How the sleigh looks (core/drawable.hpp): a body about the centre of mass (x, y), heading θ,
-  // its skate a behind the centre of mass (red), whose path is traced.
-  nlohmann::json drawing() const override {
-    const double s = a() > 0 ? a() : 1.0;
-    return {{"dimension", 2},
-            {"frames", {{{"name", "body"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "theta"}}}}}}},
-            {"shapes", {{{"frame", "body"},
-                         {"polygon", {{-1.7 * s, -0.6 * s}, {0.8 * s, -0.6 * s}, {1.4 * s, 0.0}, {0.8 * s, 0.6 * s},
-                                      {-1.7 * s, 0.6 * s}}},
-                         {"color", "tab:blue"}},
-                        {{"frame", "body"}, {"line", {{-a() - 0.5 * s, 0.0}, {-a() + 0.5 * s, 0.0}}}, {"color", "tab:red"},
-                         {"width", 3}},
-                        {{"frame", "body"}, {"point", {0.0, 0.0}}, {"color", "k"}}}},
-            {"traces", {{{"frame", "body"}, {"point", {-a(), 0.0}}, {"label", "skate"}, {"color", "tab:red"}}}}};
-  }
+  nlohmann::json drawing() const override { return plugins::sleigh_drawing(a()); }
 
  private:
   double I() const { return fixed_model().I; }

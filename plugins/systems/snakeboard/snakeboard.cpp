@@ -1,6 +1,7 @@
 // The snakeboard (seed 001 §6.2, spec 001 §2.2) on S¹ × S¹ × SE(2): q = (ψ, φ, θ, x, y), ψ the rotor
-// angle, φ the wheel angle, (θ, x, y) the board pose; v = q̇. Joint torques u_ψ = A_ψ cos(2π f_ψ t),
-// u_φ = A_φ sin(2π f_φ t) (spec §2.2 "choice": torques, F = (u_ψ, u_φ, 0, 0, 0)). Two models:
+// angle, φ the wheel angle, (θ, x, y) the board pose; v = q̇. Joint torques F = (u_ψ, u_φ, 0, 0, 0)
+// (spec §2.2 "choice": torques) are the inputs u_psi and u_phi; their default is the seed's gait,
+// the preset "seed_001": u_ψ = A_ψ cos(2π f_ψ t), u_φ = A_φ sin(2π f_φ t). Two models:
 //  * ConstrainedLagrangian, in L-and-A form: constant M, constraint rows (34) (regular while
 //    cos φ ≠ 0) — RK methods;
 //  * LieGroupModel: ℓ = ½(u, ξ)ᵀ𝕄(u, ξ) with 𝕄 = M, connection A(r) and the regular direction
@@ -21,7 +22,8 @@ using namespace dalembert;
 constexpr double pi = std::numbers::pi;
 
 struct Params {
-  double m, l, I, J, a_psi, f_psi, a_phi, f_phi;
+  double m, l, I, J;
+  InputSignal u_psi, u_phi;
 };
 
 /// The ConstrainedLagrangian form as L and A (V = 0): ∂μ/∂q, whose contraction is μ̇q̇ of spec §2.2,
@@ -53,8 +55,8 @@ struct SnakeboardModel {
     f[0] = u_psi(t);
     f[1] = u_phi(t);
   }
-  double u_psi(double t) const { return p.a_psi * std::cos(2 * pi * p.f_psi * t); }
-  double u_phi(double t) const { return p.a_phi * std::sin(2 * pi * p.f_phi * t); }
+  double u_psi(double t) const { return p.u_psi(t); }
+  double u_phi(double t) const { return p.u_phi(t); }
 };
 
 class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public LieGroupModel, public Drawable {
@@ -153,24 +155,40 @@ class Snakeboard final : public FixedLagrangianSystem<SnakeboardModel>, public L
   const Params& p() const { return fixed_model().p; }
 };
 
+// An input whose default is the seed's gait (spec 001 §2.2): A fn(2π f t), A and f the parameters
+// PREFIX_amplitude and PREFIX_frequency.
+ParamSpec gait_input(const std::string& name, const std::string& doc, const std::string& prefix, const char* fn) {
+  ParamSpec s{name, ParamType::Input, {{"preset", "seed_001"}}, doc + " (input)"};
+  s.unit = "N m";
+  s.presets = {{"seed_001", std::string("the seed 001 gait, ") + prefix + "_amplitude * " + fn + "(2 pi " + prefix +
+                                "_frequency t)",
+                [prefix, fn](const Parameters& p) -> nlohmann::json {
+                  return {{"sinusoids", {{{"amplitude", p.number(prefix + "_amplitude")},
+                                          {"frequency", p.number(prefix + "_frequency")},
+                                          {"function", fn}}}}};
+                }}};
+  return s;
+}
+
 PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "snakeboard";
   d.kind = PluginKind::System;
-  d.version = "1.1.0";
+  d.version = "1.2.0";
   d.summary = "Snakeboard on S1 x S1 x SE(2), q = (psi, phi, theta, x, y), with rotor and wheel joint torques";
   d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 6.2; spec 001 Sec 2.2";
   d.params = {{"m", ParamType::Number, 1.0, "mass", 1e-12},
               {"l", ParamType::Number, 1.0, "distance from the board centre to the wheels", 1e-12},
               {"I", ParamType::Number, 0.5, "rotor inertia (M is positive definite iff 0 < I < m l^2)", 1e-12},
               {"J", ParamType::Number, 2.0, "wheel inertia", 1e-12},
-              {"u_psi_amplitude", ParamType::Number, 1.0, "rotor torque u_psi = A cos(2 pi f t): A"},
-              {"u_psi_frequency", ParamType::Number, 10.0, "rotor torque frequency f (Hz)"},
-              {"u_phi_amplitude", ParamType::Number, 1.0, "wheel torque u_phi = A sin(2 pi f t): A"},
-              {"u_phi_frequency", ParamType::Number, 1.0, "wheel torque frequency f (Hz)"}};
+              {"u_psi_amplitude", ParamType::Number, 1.0, "preset seed_001: rotor torque u_psi = A cos(2 pi f t): A"},
+              {"u_psi_frequency", ParamType::Number, 10.0, "preset seed_001: rotor torque frequency f (Hz)"},
+              {"u_phi_amplitude", ParamType::Number, 1.0, "preset seed_001: wheel torque u_phi = A sin(2 pi f t): A"},
+              {"u_phi_frequency", ParamType::Number, 1.0, "preset seed_001: wheel torque frequency f (Hz)"},
+              gait_input("u_psi", "rotor torque on psi", "u_psi", "cos"),
+              gait_input("u_phi", "wheel torque on phi", "u_phi", "sin")};
   d.make_system = [](const Parameters& p) {
-    Params q{p.number("m"), p.number("l"), p.number("I"), p.number("J"), p.number("u_psi_amplitude"),
-             p.number("u_psi_frequency"), p.number("u_phi_amplitude"), p.number("u_phi_frequency")};
+    Params q{p.number("m"), p.number("l"), p.number("I"), p.number("J"), p.input("u_psi"), p.input("u_phi")};
     if (q.I >= q.m * q.l * q.l)
       throw InputError(p.where("I"), "= " + std::to_string(q.I) + ": the snakeboard mass matrix is positive definite "
                                      "only for I < m l^2 = " + std::to_string(q.m * q.l * q.l));

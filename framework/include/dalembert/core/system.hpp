@@ -2,6 +2,7 @@
 // A mechanical system (plugin). What it can do for integrators is expressed by the models it
 // also derives from (ConstrainedLagrangian, ...); integrators ask for them with require<Model>().
 #include <boost/config.hpp>
+#include <dalembert/core/input_signal.hpp>
 #include <dalembert/core/state.hpp>
 #include <string>
 #include <vector>
@@ -15,6 +16,15 @@ class BOOST_SYMBOL_VISIBLE System {
   /// The plugin name, stamped by the registry when it creates the system.
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
+
+  /// The inputs the study gave this system (Input parameters not left to their defaults), stamped
+  /// by the registry with its name: the trajectory observer records their values.
+  struct GivenInput {
+    std::string name;
+    InputSignal signal;
+  };
+  const std::vector<GivenInput>& given_inputs() const { return given_inputs_; }
+  void set_given_inputs(std::vector<GivenInput> inputs) { given_inputs_ = std::move(inputs); }
 
   virtual Layout layout() const = 0;
   virtual double energy(const State&) const = 0;
@@ -34,7 +44,12 @@ class BOOST_SYMBOL_VISIBLE System {
 
  private:
   std::string name_;
+  std::vector<GivenInput> given_inputs_;
 };
+
+/// Refuses (InputError at `where`) a run over [t0, t1] that leaves the table of an input given to
+/// `system`: a table holds its end values outside, which a study must not rely on unknowingly.
+BOOST_SYMBOL_VISIBLE void check_inputs_cover(const System& system, double t0, double t1, const std::string& where);
 
 /// Sizes of q and v from a system's layout.
 inline int nq(const System& s) { return static_cast<int>(s.layout().q.size()); }
