@@ -67,3 +67,27 @@ def test_installed_cli_validates_and_draws_with_the_installed_package(tmp_path):
     assert r.returncode == 1 and "/figures/0/type" in r.stderr and "not a figure type" in r.stderr, r.stderr
     r = subprocess.run([str(cli), "plot", str(tmp_path / "run")], env=env, capture_output=True, text=True)
     assert r.returncode == 1 and "figure plane: ValueError: unknown figure type 'path'" in r.stderr, r.stderr
+
+
+def test_installed_module_finds_the_installed_cmake_package(tmp_path):
+    """system_from_sympy builds against the CMake package of the module's own libdalembert:
+    <prefix>/lib/cmake/dalembert once installed (tests/install/out_of_tree_plugin.sh builds plugins
+    with that package), <build>/lib/cmake/dalembert in the build tree."""
+    build = pathlib.Path(os.environ.get("DALEMBERT_BINARY_DIR", SOURCE / "build"))
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", str(build), "--prefix", str(prefix)], check=True, capture_output=True)
+    site = prefix / "lib" / "python3" / "dist-packages"
+    assert (site / "dalembert" / "sympy_model.cpp.in").is_file()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DALEMBERT_PLUGIN_PATH")}
+    env["PYTHONPATH"] = str(site)
+    code = "import dalembert; print(dalembert._dalembert.cmake_package_dir())"
+    installed = pathlib.Path(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                            check=True).stdout.strip())
+    assert installed.resolve() == (prefix / "lib" / "cmake" / "dalembert").resolve()
+    for name in ("dalembertConfig.cmake", "dalembertTargets.cmake", "DalembertPlugin.cmake"):
+        assert (installed / name).is_file(), name
+    import dalembert
+    here = pathlib.Path(dalembert._dalembert.cmake_package_dir())
+    assert here.resolve() == (build / "lib" / "cmake" / "dalembert").resolve()
+    for name in ("dalembertConfig.cmake", "dalembertTargets.cmake", "DalembertPlugin.cmake"):
+        assert (here / name).is_file(), name
