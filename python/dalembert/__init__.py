@@ -73,6 +73,8 @@ def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constrain
     ``dalembert.InputError`` (one line naming the term or symbol); a failed build a
     ``dalembert.Error`` quoting the first compiler errors and naming the generated source.
     """
+    from .api import _core
+    _core()  # the compiled module, or an ImportError saying it is missing
     from .sympy_system import system_from_sympy as _from_sympy
     return _from_sympy(q, L, A, v=v, t=t, b=b, g=g, constraints=constraints, params=params, name=name,
                        example=example, summary=summary)
