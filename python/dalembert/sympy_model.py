@@ -205,4 +205,7 @@ def read_model(q, L, A=None, *, v=None, t=None, b=None, g=None, constraints=None
         g = _column("g", g, plain)
         _check_terms("g", g, qs + p)
         g = g if g.rows else None
+    if not A.rows and g is None:
+        fail("the model has no constraints (A, constraints= and g all empty): the framework's fixed-size "
+             "schemes need at least one (a FixedLagrangianSystem with none does not compile yet)")
     return Model(L, tuple(qs), tuple(vs), t, tuple(parameters), M, V, A, b, g)

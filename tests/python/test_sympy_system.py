@@ -166,6 +166,8 @@ def test_bad_lagrangians_are_one_line_errors_naming_the_term():
         with pytest.raises(dalembert.InputError) as e:
             dalembert.system_from_sympy([x, y], L, params=params)
         assert named in str(e.value) and "\n" not in str(e.value), str(e.value)
+    with pytest.raises(dalembert.InputError, match="has no constraints"):
+        dalembert.system_from_sympy([x, y], (x.diff(t) ** 2 + y.diff(t) ** 2) / 2)
     with pytest.raises(dalembert.InputError, match="not affine in the velocities"):
         dalembert.system_from_sympy([x, y], (x.diff(t) ** 2 + y.diff(t) ** 2) / 2, constraints=[x.diff(t) ** 2])
 
@@ -237,3 +239,31 @@ def test_publishing_is_one_rename_the_first_wins_and_foreign_files_are_left_alon
     linked = plugin_build.link_by_name(tmp_path, final / "dalembert_system_x.so")
     assert linked.samefile(final / "dalembert_system_x.so")
     assert plugin_build.link_by_name(tmp_path, final / "dalembert_system_x.so") == linked  # ours: replaced
+
+
+def test_moving_and_holonomic_constraints_and_configuration_mass_evaluate_as_sympy(cache):
+    """b(t, q) (from the velocity-free part of constraints=), g(q) and a full M(q) with a common
+    subexpression, checked against SymPy's own numbers (lambdify) at random (t, q)."""
+    x, y, z = dynamicsymbols("x y z")
+    k, w = sympy.symbols("k omega")
+    xd, yd, zd = (c.diff(t) for c in (x, y, z))
+    L = (xd ** 2 + (1 + sympy.sin(x) ** 2) * yd ** 2 + zd ** 2) / 2 + sympy.sin(x) * xd * zd - k * z - sympy.exp(y) / 3
+    s = dalembert.system_from_sympy([x, y, z], L, constraints=[zd - y * xd + sympy.sin(w * t) * x],
+                                    g=[x ** 2 + y ** 2 + z ** 2 - 4], params={k: 9.81, w: (2.0, "table rate")})
+    assert s.built and s.name.startswith("sympy_") and s.q_names == ["x", "y", "z"]
+    m = s.model
+    values = {m.params[0].symbol: 9.81, m.params[1].symbol: 2.0}
+    numeric = {what: sympy.lambdify([m.t, m.q], e.subs(values), "numpy")
+               for what, e in (("M", m.M), ("V", m.V), ("A", m.A), ("b", m.b), ("g", m.g),
+                               ("grad_V", sympy.Matrix([m.V]).jacobian(m.q)))}
+    for q, _ in random_states(3):
+        tq = RNG.uniform(0, 3)
+        assert_close(s.M(q), numeric["M"](tq, q), "M(q)")
+        assert_close(s.V(q), numeric["V"](tq, q), "V")
+        assert_close(s.grad_V(q), np.ravel(numeric["grad_V"](tq, q)), "grad V")
+        assert_close(s.A(q)[:1], numeric["A"](tq, q), "A")  # C = [A; ∂g/∂q]
+        assert_close(s.A(q)[1:], 2 * np.asarray(q)[None, :], "∂g/∂q")
+        assert_close(s.b(tq, q), np.append(np.ravel(numeric["b"](tq, q)), 0.0), "b(t, q)")  # (0 for g's row)
+        assert_close(s.g(q), np.ravel(numeric["g"](tq, q)), "g(q)")
+    source = s.source_file.read_text()
+    assert "const S cse_0" in source and "affine_constraint" in source and "holonomic = 1" in source
