@@ -97,11 +97,10 @@ def _keep_failure(root, key, out):
     failed = root / f"{key}.failed"
     if failed.exists() and (failed / MARKER).is_file():
         shutil.rmtree(failed)
-    try:
-        os.rename(out, failed)
-        return failed
-    except OSError:
-        return out  # someone else's folder of that name: leave it, and this one in the temporary folder
+    if failed.exists():  # someone else's folder of that name: left alone
+        failed = pathlib.Path(tempfile.mkdtemp(prefix=f"{key}.failed-", dir=root)) / "build"
+    os.rename(out, failed)
+    return failed
 
 
 def _compile(core, root, key, tmp, project, file_name):

@@ -185,7 +185,10 @@ def read_model(q, L, A=None, *, v=None, t=None, b=None, g=None, constraints=None
     n = len(qs)
     parameters = _parameters(params)
     _check_names(qs, vs, parameters, t)
-    plain = lambda x: sympy.sympify(x).xreplace(swap)  # noqa: E731
+
+    def plain(x):  # q(t), q'(t) -> the plain symbols
+        return sympy.sympify(x).xreplace(swap)
+
     L = plain(L)
     p = [x.symbol for x in parameters]
     _check_terms("L", L, qs + vs + p)

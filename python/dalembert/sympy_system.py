@@ -8,10 +8,11 @@ command line finds it in <cache>/generated_plugins/plugins (README: "Systems fro
 """
 import hashlib
 import os
+import pathlib
 import re
 
 from . import plugin_build, sympy_codegen, sympy_equations, sympy_model
-from ._dalembert import Error, InputError, System, add_plugin_path
+from ._dalembert import Error, InputError, System, add_plugin_path, plugin_search_paths
 
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _on_path = {}  # plugin name -> the file this process put on its search path for it
@@ -46,13 +47,26 @@ class SympySystem(System):
         return "$$" + self.latex() + "$$"
 
 
-def _plugin_name(name, model, summary, example):
+def _taken(name, root):
+    """A plugin file of that name on the search paths that this cache did not build, or None."""
+    file_name = plugin_build.plugin_file_name("system", name)
+    root = root.resolve()
+    for path in map(pathlib.Path, plugin_search_paths()):
+        file = path if path.name == file_name else path / file_name
+        if file.is_file() and root not in file.resolve().parents:
+            return file
+    return None
+
+
+def _plugin_name(name, model, summary, example, root):
     if name is None:  # named after its own source
         digest = hashlib.sha256(sympy_codegen.source(model, "sympy", summary, example).encode()).hexdigest()
         return f"sympy_{digest[:12]}"
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise InputError(f"system_from_sympy: name = {name!r}: expected lower-case letters, digits and '_', "
                          "starting with a letter (at most 64)")
+    if (other := _taken(name, root)) is not None:
+        raise InputError(f"system_from_sympy: name = {name!r} is the name of the system plugin {other}: choose another")
     return name
 
 
@@ -77,7 +91,7 @@ def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constrain
         model = sympy_model.read_model(q, L, A, v=v, t=t, b=b, g=g, constraints=constraints, params=params)
         summary = summary or (f"derived in SymPy: {len(model.q)} coordinates, {model.A.rows} constraints"
                               f" (L = {sympy_model.short(model.L)})")
-        name = _plugin_name(name, model, summary, example)
+        name = _plugin_name(name, model, summary, example, plugin_build.cache_root(core))
         source = sympy_codegen.source(model, name, summary, example)
     except sympy_model.ModelError as e:
         raise InputError(str(e)) from None

@@ -166,6 +166,8 @@ def test_bad_lagrangians_are_one_line_errors_naming_the_term():
         with pytest.raises(dalembert.InputError) as e:
             dalembert.system_from_sympy([x, y], L, params=params)
         assert named in str(e.value) and "\n" not in str(e.value), str(e.value)
+    with pytest.raises(dalembert.InputError, match="is the name of the system plugin .*chaplygin_sleigh.so"):
+        dalembert.system_from_sympy([x, y], (x.diff(t) ** 2 + y.diff(t) ** 2) / 2, [[1, 0]], name="chaplygin_sleigh")
     with pytest.raises(dalembert.InputError, match="has no constraints"):
         dalembert.system_from_sympy([x, y], (x.diff(t) ** 2 + y.diff(t) ** 2) / 2)
     with pytest.raises(dalembert.InputError, match="not affine in the velocities"):
