@@ -149,12 +149,16 @@ def link_by_name(root, file):
     if target.exists() and not any(p.parent != plugins and p.samefile(target) for p in root.glob(f"*/{file.name}")):
         warnings.warn(f"{target} is not a plugin this cache built: left as it is", RuntimeWarning, stacklevel=3)
         return None
+    if target.exists() and target.samefile(file):
+        return target
     tmp = plugins / f".{file.name}.{os.getpid()}.tmp"
     try:
         os.link(file, tmp)
     except OSError:
         shutil.copy2(file, tmp)
     os.replace(tmp, target)
+    if os.path.lexists(tmp):  # rename(2) of two links to one file does nothing: another process linked it
+        os.unlink(tmp)
     return target
 
 

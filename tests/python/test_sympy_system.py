@@ -240,7 +240,13 @@ def test_publishing_is_one_rename_the_first_wins_and_foreign_files_are_left_alon
     foreign.unlink()
     linked = plugin_build.link_by_name(tmp_path, final / "dalembert_system_x.so")
     assert linked.samefile(final / "dalembert_system_x.so")
-    assert plugin_build.link_by_name(tmp_path, final / "dalembert_system_x.so") == linked  # ours: replaced
+    assert plugin_build.link_by_name(tmp_path, final / "dalembert_system_x.so") == linked  # ours: kept
+    os.link(final / "dalembert_system_x.so", tmp_path / "plugins" / f".dalembert_system_x.so.{os.getpid()}.tmp")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "dalembert_system_x.so").write_text("rebuilt")
+    assert plugin_build.link_by_name(tmp_path, tmp_path / "other" / "dalembert_system_x.so") == linked
+    assert linked.read_text() == "rebuilt"  # replaced by the newer build of that name, atomically
+    assert not list((tmp_path / "plugins").glob(".*.tmp")), "temporary links left behind"
 
 
 def test_moving_and_holonomic_constraints_and_configuration_mass_evaluate_as_sympy(cache):
