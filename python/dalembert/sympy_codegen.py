@@ -10,6 +10,7 @@ small integer powers as products. A constant M is written `mass(M)` (none at all
 framework's compiled schemes apply as they do to the shipped systems.
 """
 import json
+import math
 import pathlib
 import re
 import string
@@ -163,18 +164,17 @@ def _coordinates_of(exprs, q):
     return idx if 0 < len(idx) < len(q) else None
 
 
+def _coordinate_list(name, idx):
+    return f"  static constexpr std::array<int, {len(idx)}> {name}{{{', '.join(map(str, idx))}}};" if idx else None
+
+
 def _declarations(model):
-    out = []
-    if model.g is not None:
-        out.append(f"  static constexpr int holonomic = {model.g.rows};")
-    if model.M.free_symbols & set(model.q):
-        idx = _coordinates_of(list(model.M), model.q)
-        if idx:
-            out.append(f"  static constexpr std::array<int, {len(idx)}> mass_coordinates{{{', '.join(map(str, idx))}}};")
-    idx = _coordinates_of([model.V] + (list(model.g) if model.g is not None else []), model.q)
-    if idx:
-        out.append(f"  static constexpr std::array<int, {len(idx)}> potential_coordinates{{{', '.join(map(str, idx))}}};")
-    return "\n".join(out)
+    """holonomic = k, and the coordinates M(q) and V, g depend on where that is some of them."""
+    g = list(model.g) if model.g is not None else []
+    return "\n".join(filter(None, [
+        f"  static constexpr int holonomic = {len(g)};" if g else None,
+        _coordinate_list("mass_coordinates", _coordinates_of(list(model.M), model.q)),
+        _coordinate_list("potential_coordinates", _coordinates_of([model.V] + g, model.q))]))
 
 
 def _cxx_string(text):
@@ -182,18 +182,25 @@ def _cxx_string(text):
 
 
 def _number(x):
-    return "-std::numeric_limits<double>::infinity()" if x == -float("inf") else (
-        "std::numeric_limits<double>::infinity()" if x == float("inf") else repr(float(x)))
+    """A double literal; the infinities as std::numeric_limits."""
+    if math.isinf(x):
+        return ("-" if x < 0 else "") + "std::numeric_limits<double>::infinity()"
+    return repr(float(x))
+
+
+def _numbers(what, xs, n):
+    xs = [float(x) for x in xs]
+    if len(xs) != n or not all(math.isfinite(x) for x in xs):
+        fail(f"example: {what} = {xs!r}: expected {n} finite numbers")
+    return ", ".join(map(repr, xs))
 
 
 def _examples(example, n):
+    """system_example(...) of (q, v[, h]), or nothing."""
     if example is None:
         return ""
     q, v, h = (list(example) + [0.05])[:3]
-    if len(q) != n or len(v) != n:
-        fail(f"example = {example!r}: q and v need {n} entries each")
-    nums = lambda xs: ", ".join(repr(float(x)) for x in xs)  # noqa: E731
-    return f'system_example("", {{{nums(q)}}}, {{{nums(v)}}}, {float(h)!r})'
+    return f'system_example("", {{{_numbers("q", q, n)}}}, {{{_numbers("v", v, n)}}}, {_numbers("h", [h], 1)})'
 
 
 def source(model, name, summary, example=None):
