@@ -16,3 +16,17 @@ install(FILES "${CMAKE_CURRENT_BINARY_DIR}/dalembertConfig.cmake"
               "${CMAKE_CURRENT_BINARY_DIR}/dalembertConfigVersion.cmake"
               cmake/DalembertPlugin.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/dalembert)
+
+# The same package in the build tree, where the install tree has it (<libdir>/cmake/dalembert next to
+# libdalembert), so that find_package(dalembert) with dalembert_DIR=<build>/lib/cmake/dalembert
+# builds a plugin against the build tree: the Python module's system_from_sympy finds the package of
+# its own libdalembert this way, built or installed.
+set(_build_package_dir "${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/cmake/dalembert")
+export(EXPORT dalembertTargets NAMESPACE dalembert:: FILE "${_build_package_dir}/dalembertTargets.cmake")
+configure_package_config_file(cmake/dalembertConfig.cmake.in
+  "${_build_package_dir}/dalembertConfig.cmake"
+  INSTALL_DESTINATION "${_build_package_dir}" INSTALL_PREFIX "${CMAKE_BINARY_DIR}")
+configure_file("${CMAKE_CURRENT_BINARY_DIR}/dalembertConfigVersion.cmake"
+               "${_build_package_dir}/dalembertConfigVersion.cmake" COPYONLY)
+configure_file(cmake/DalembertPlugin.cmake "${_build_package_dir}/DalembertPlugin.cmake" COPYONLY)
+unset(_build_package_dir)

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ make libboost-dev libeigen3-dev nlohmann-json3-dev libtbb-dev catch2 libbenchmark-dev python3 python3-matplotlib python3-pil
           libopenmpi-dev openmpi-bin procps pybind11-dev python3-dev python3-pytest python3-pandas python3-numpy
-          python3-scipy)
+          python3-scipy python3-sympy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -53,5 +53,33 @@ def animate(run, label=None, frames=100, fps=20, dpi=80, size=4.5):
     return _animate(run, label, frames=frames, fps=fps, dpi=dpi, size=size)
 
 
+def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constraints=None, params=None, name=None,
+                      example=None, summary=None):
+    """A system derived in SymPy: writes the L-and-A model of L = ½vᵀM(q)v − V(q) with the constraints
+    A(q)v + b(t, q) = 0 (and g(q) = 0) as a C++ plugin, builds it with dalembert's CMake package in
+    the user's cache folder (once per source: a second call reuses it), loads it and returns a
+    ``SympySystem`` — a ``dalembert.System`` usable by ``simulate``, integrators, studies (by its
+    name, also from the command line with DALEMBERT_PLUGIN_PATH=<cache>/generated_plugins/plugins),
+    with ``.model``, ``.equations`` and ``.latex()`` (the equations of motion; Jupyter shows them).
+
+    q: the coordinates, SymPy dynamicsymbols (velocities q'(t)) or symbols with their velocities as
+    v=. L: the Lagrangian, exactly quadratic in the velocities (M is its Hessian in v, V = −L at
+    v = 0). A: the constraint matrix (a Matrix or list of rows, r×n), with b= its affine part
+    b(t, q) (t: the time symbol, default t); or constraints= expressions affine in the velocities
+    (a θ̇ + sin θ ẋ − cos θ ẏ), from which A and b are read. g: holonomic constraints g(q) = 0.
+    params: {symbol or name: default or (default, doc[, min[, max]])}, the plugin's parameters.
+    name: the plugin's name (default sympy_<12 hex digits of its source>). example: (q, v[, h]),
+    the state `dalembert check` and the conformance suite start from. Bad input is a
+    ``dalembert.InputError`` (one line naming the term or symbol); a failed build a
+    ``dalembert.Error`` quoting the first compiler errors and naming the generated source.
+    """
+    from .api import _core
+    _core()  # the compiled module, or an ImportError saying it is missing
+    from .sympy_system import system_from_sympy as _from_sympy
+    return _from_sympy(q, L, A, v=v, t=t, b=b, g=g, constraints=constraints, params=params, name=name,
+                       example=example, summary=summary)
+
+
 __all__ = ["Error", "InputError", "StepFailure", "Run", "State", "System", "Integrator", "animate", "check_integrator",
-           "describe", "integrator", "load", "plugins", "register_integrator", "run", "simulate", "system"]
+           "describe", "integrator", "load", "plugins", "register_integrator", "run", "simulate", "system",
+           "system_from_sympy"]

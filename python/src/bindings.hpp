@@ -12,6 +12,8 @@ namespace py = pybind11;
 /// The registry of the process, as the command line builds it (DALEMBERT_PLUGIN_PATH, then the
 /// plugins next to libdalembert). Never destroyed: plugin objects may outlive the module's teardown.
 const Registry& registry();
+/// The same registry, to add a search path to (plugins.cpp: a plugin built by this process).
+Registry& mutable_registry();
 
 /// A JSON value from a Python object (dict, list or tuple, str, int, float, bool, None; numpy's
 /// scalars too); what JSON cannot hold is an InputError at `where` + the JSON pointer of the place

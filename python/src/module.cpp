@@ -5,10 +5,12 @@
 
 namespace dalembert::python {
 
-const Registry& registry() {
-  static const Registry* reg = new Registry();  // leaked on purpose (bindings.hpp)
+Registry& mutable_registry() {
+  static Registry* reg = new Registry();  // leaked on purpose (bindings.hpp)
   return *reg;
 }
+
+const Registry& registry() { return mutable_registry(); }
 
 }  // namespace dalembert::python
 

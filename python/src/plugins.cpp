@@ -1,6 +1,9 @@
-// Plugins: the list `dalembert list` prints and what `dalembert describe NAME` shows, as data.
+// Plugins: the list `dalembert list` prints and what `dalembert describe NAME` shows, as data; where
+// plugins are searched, and what building one needs (the CMake package, the user's cache folder).
 #include "bindings.hpp"
 
+#include <dalembert/host/user_cache.hpp>
+#include <dalembert/plugin/abi.hpp>
 #include <dalembert/study/describe.hpp>
 #include <pybind11/stl.h>  // plugin_search_paths returns a std::vector<std::string>
 
@@ -46,6 +49,23 @@ void register_plugins(py::module_& m) {
         return out;
       },
       "The folders searched for plugins, in order.");
+  m.def(
+      "add_plugin_path", [](const std::string& path) { mutable_registry().add_search_path(path); }, py::arg("path"),
+      "Searches a folder (or one plugin file) before the others, in this process's registry.");
+  m.def(
+      "user_cache_folder",
+      []() -> py::object {
+        const auto dir = user_cache_folder();
+        return dir ? py::object(py::str(dir->string())) : py::object(py::none());
+      },
+      "The user's cache folder (host/user_cache.hpp; not created), or None when DALEMBERT_CACHE_DIR=off.");
+  m.def(
+      "cmake_package_dir",
+      [] { return (Registry::bundled_plugin_dir().parent_path().parent_path() / "cmake" / "dalembert").string(); },
+      "Where find_package(dalembert) finds this libdalembert's CMake package: <libdir>/cmake/dalembert, in the "
+      "build tree as in an install prefix.");
+  m.attr("abi_version") = abi_version;
+  m.attr("api_version") = api_version;
 }
 
 }  // namespace dalembert::python

@@ -67,3 +67,38 @@ def test_installed_cli_validates_and_draws_with_the_installed_package(tmp_path):
     assert r.returncode == 1 and "/figures/0/type" in r.stderr and "not a figure type" in r.stderr, r.stderr
     r = subprocess.run([str(cli), "plot", str(tmp_path / "run")], env=env, capture_output=True, text=True)
     assert r.returncode == 1 and "figure plane: ValueError: unknown figure type 'path'" in r.stderr, r.stderr
+
+
+def test_installed_module_builds_systems_from_sympy_with_the_installed_cmake_package(tmp_path):
+    """system_from_sympy builds against the CMake package of the module's own libdalembert:
+    <prefix>/lib/cmake/dalembert once installed, <build>/lib/cmake/dalembert in the build tree."""
+    build = pathlib.Path(os.environ.get("DALEMBERT_BINARY_DIR", SOURCE / "build"))
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", str(build), "--prefix", str(prefix)], check=True, capture_output=True)
+    site = prefix / "lib" / "python3" / "dist-packages"
+    assert (site / "dalembert" / "sympy_model.cpp.in").is_file()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DALEMBERT_PLUGIN_PATH")}
+    env["PYTHONPATH"] = str(site)
+    env["DALEMBERT_CACHE_DIR"] = str(tmp_path / "cache")
+    # An oscillator in x held at constant y (A = [0, 1]), built with the installed package.
+    code = ("import json, sympy, dalembert\n"
+            "x, y, xd, yd, k = sympy.symbols('x y xdot ydot k')\n"
+            "s = dalembert.system_from_sympy([x, y], (xd**2 + yd**2) / 2 - k * x**2 / 2, [[0, 1]], v=[xd, yd],\n"
+            "                                params={k: 4.0}, name='spring')\n"
+            "st = s.state([1.0, 0.5], [0.0, 0.0])\n"
+            "dalembert.simulate(s, dalembert.integrator('rk4', s), st, 3.141592653589793 / 1000, 3.141592653589793)\n"
+            "print(json.dumps({'package': dalembert._dalembert.cmake_package_dir(), 'file': str(s.plugin_file),"
+            " 'built': s.built, 'x': float(st.q[0])}))\n")
+    got = json.loads(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout)
+    installed = pathlib.Path(got["package"])
+    assert installed.resolve() == (prefix / "lib" / "cmake" / "dalembert").resolve()
+    assert got["built"] and got["file"].startswith(str(tmp_path / "cache" / "generated_plugins"))
+    assert abs(got["x"] - 1.0) < 1e-9  # x = cos(2t) after one period π
+    for name in ("dalembertConfig.cmake", "dalembertTargets.cmake", "DalembertPlugin.cmake"):
+        assert (installed / name).is_file(), name
+    import dalembert
+    here = pathlib.Path(dalembert._dalembert.cmake_package_dir())
+    assert here.resolve() == (build / "lib" / "cmake" / "dalembert").resolve()
+    for name in ("dalembertConfig.cmake", "dalembertTargets.cmake", "DalembertPlugin.cmake"):
+        assert (here / name).is_file(), name
