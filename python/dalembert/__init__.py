@@ -54,7 +54,7 @@ def animate(run, label=None, frames=100, fps=20, dpi=80, size=4.5):
 
 
 def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constraints=None, params=None, name=None,
-                      example=None, summary=None):
+                      example=None, summary=None, drawing=None):
     """A system derived in SymPy: writes the L-and-A model of L = ½vᵀM(q)v − V(q) with the constraints
     A(q)v + b(t, q) = 0 (and g(q) = 0) as a C++ plugin, builds it with dalembert's CMake package in
     the user's cache folder (once per source: a second call reuses it), loads it and returns a
@@ -69,7 +69,10 @@ def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constrain
     (a θ̇ + sin θ ẋ − cos θ ẏ), from which A and b are read. g: holonomic constraints g(q) = 0.
     params: {symbol or name: default or (default, doc[, min[, max]])}, the plugin's parameters.
     name: the plugin's name (default sympy_<12 hex digits of its source>). example: (q, v[, h]),
-    the state `dalembert check` and the conformance suite start from. Bad input is a
+    the state `dalembert check` and the conformance suite start from. drawing: how it looks, a dict
+    of core/drawable.hpp's form reading the q names (e.g. a shipped system's,
+    ``dalembert.describe("chaplygin_sleigh")["instance"]["drawing"]``), so that its runs can be
+    animated (``dalembert.animate``). Bad input is a
     ``dalembert.InputError`` (one line naming the term or symbol); a failed build a
     ``dalembert.Error`` quoting the first compiler errors and naming the generated source.
     """
@@ -77,7 +80,7 @@ def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constrain
     _core()  # the compiled module, or an ImportError saying it is missing
     from .sympy_system import system_from_sympy as _from_sympy
     return _from_sympy(q, L, A, v=v, t=t, b=b, g=g, constraints=constraints, params=params, name=name,
-                       example=example, summary=summary)
+                       example=example, summary=summary, drawing=drawing)
 
 
 __all__ = ["Error", "InputError", "StepFailure", "Run", "State", "System", "Integrator", "animate", "check_integrator",

@@ -203,8 +203,23 @@ def _examples(example, n):
     return f'system_example("", {{{_numbers("q", q, n)}}}, {{{_numbers("v", v, n)}}}, {_numbers("h", [h], 1)})'
 
 
-def source(model, name, summary, example=None):
-    """The plugin's C++ source (a str)."""
+def _drawing(drawing, q_names):
+    """The Drawable parts of the template: (include, base, method), empty without a drawing. The spec
+    (core/drawable.hpp) is embedded as a JSON string and must read only the layout's q names."""
+    if drawing is None:
+        return "", "", ""
+    try:
+        text = json.dumps(drawing, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as e:
+        fail(f"drawing: not a JSON object of core/drawable.hpp's form ({e})")
+    if not isinstance(drawing, dict) or "frames" not in drawing:
+        fail(f"drawing = {text[:80]}...: expected a dict with 'frames' (core/drawable.hpp)")
+    method = (f"  nlohmann::json drawing() const override {{ return nlohmann::json::parse({_cxx_string(text)}); }}\n")
+    return "#include <dalembert/core/drawable.hpp>\n", ", public Drawable", method
+
+
+def source(model, name, summary, example=None, drawing=None):
+    """The plugin's C++ source (a str); `drawing` (a dict, optional) makes the system Drawable."""
     members = [_identifier(p.name, i) for i, p in enumerate(model.params)]
     names = {x: f"q[{i}]" for i, x in enumerate(model.q)}
     names.update({p.symbol: m for p, m in zip(model.params, members)})
@@ -219,4 +234,5 @@ def source(model, name, summary, example=None):
                                + functions)), q_names=", ".join(map(_cxx_string, model.q_names)),
         v_names=", ".join(map(_cxx_string, model.v_names)), name=_cxx_string(name), summary=_cxx_string(summary),
         param_specs=specs, param_values=", ".join(f'p.number({_cxx_string(p.name)})' for p in model.params),
-        examples=_examples(example, len(model.q)))
+        examples=_examples(example, len(model.q)),
+        **dict(zip(("drawing_include", "drawing_base", "drawing_method"), _drawing(drawing, model.q_names))))

@@ -84,7 +84,7 @@ def _put_on_path(name, file):
 
 
 def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constraints=None, params=None, name=None,
-                      example=None, summary=None):
+                      example=None, summary=None, drawing=None):
     """See dalembert.system_from_sympy."""
     from . import _dalembert as core
     try:
@@ -92,7 +92,7 @@ def system_from_sympy(q, L, A=None, *, v=None, t=None, b=None, g=None, constrain
         summary = summary or (f"derived in SymPy: {len(model.q)} coordinates, {model.A.rows} constraints"
                               f" (L = {sympy_model.short(model.L)})")
         name = _plugin_name(name, model, summary, example, plugin_build.cache_root(core))
-        source = sympy_codegen.source(model, name, summary, example)
+        source = sympy_codegen.source(model, name, summary, example, drawing)
     except sympy_model.ModelError as e:
         raise InputError(str(e)) from None
     try:
