@@ -94,7 +94,7 @@ TEST_CASE("Inputs: the seed's gait given explicitly runs the default's trajector
   }
 }
 
-TEST_CASE("Inputs: a table equal to a constant runs as the constant; a CSV file as its inline table",
+TEST_CASE("Inputs: a table equal to a constant runs as the constant, a CSV file as its inline table",
           "[inputs][studies]") {
   const Table constant = run_snakeboard("inputs_constant", {{"u_psi", 0.5}, {"u_phi", {{"constant", -0.25}}}});
   const Table table = run_snakeboard(

@@ -66,6 +66,7 @@ STUDIES = {
     "chaplygin_ball": lambda: cut("chaplygin_ball/energy_ball.json", 2.0, observers=WITH_DIAGNOSTICS),
     "rattleback": lambda: cut("rattleback/long_rattleback.json", 1.0, h=0.002, observers=WITH_DIAGNOSTICS),
     "ball_on_turntable": lambda: cut("turntable/orbit_turntable.json", 3.0),
+    "tracking_sleigh": lambda: cut("tracking/circle_tracking.json", 8.0, "RK4_h0.02"),
 }
 
 
@@ -192,6 +193,7 @@ def check_quaternion_point(local_of):
 
 CHECKS = {
     "chaplygin_sleigh": check_sleigh,
+    "tracking_sleigh": check_sleigh,
     "knife_edge": check_point_at("x", "y"),
     "nonholonomic_particle": check_point_at("x", "y", "z"),
     "chaotic_nonholonomic_particle": check_point_at("x", "y1", "z1"),
