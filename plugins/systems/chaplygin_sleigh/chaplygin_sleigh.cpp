@@ -108,12 +108,8 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Chaplygin sleigh on SE(2), q = (theta, x, y) of the centre of mass; closed-form solution";
   d.seed = "001 (Kobilarov, Martin de Diego, Ferraro), Sec 6.1; spec 001 Sec 2.1";
-  d.params = {{"I", ParamType::Number, 1.0, "rotational inertia about the centre of mass", 1e-12},
-              {"m", ParamType::Number, 1.0, "mass", 1e-12},
-              {"a", ParamType::Number, 0.3, "distance from the centre of mass back to the skate", 1e-12}};
-  d.make_system = [](const Parameters& p) {
-    return std::make_unique<ChaplyginSleigh>(SleighModel{p.number("I"), p.number("m"), p.number("a")});
-  };
+  d.params = plugins::sleigh_parameters();
+  d.make_system = [](const Parameters& p) { return std::make_unique<ChaplyginSleigh>(plugins::sleigh_model(p)); };
   d.examples = {system_example("", {0, 0, 0}, {0.25, -1, 0.075}, 0.05)};  // spec 001 §4; ydot = a thetadot at theta = 0
   return d;
 }

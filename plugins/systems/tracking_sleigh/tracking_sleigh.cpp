@@ -93,17 +93,16 @@ PluginDescriptor describe() {
   d.version = "1.0.0";
   d.summary = "Chaplygin sleigh steered to a circle by a feedback thrust and torque; reference speed an input";
   d.seed = "issue 30 item 3 (beyond the seeds): the sleigh of 001 Sec 6.1 under a computed-torque law";
-  d.params = {{"I", ParamType::Number, 1.0, "rotational inertia about the centre of mass", 1e-12},
-              {"m", ParamType::Number, 1.0, "mass", 1e-12},
-              {"a", ParamType::Number, 0.3, "distance from the centre of mass back to the skate", 1e-12},
+  d.params = plugins::sleigh_parameters();
+  d.params.insert(d.params.end(), {
               {"R", ParamType::Number, 2.0, "radius of the circle the skate is steered to (centre: the origin)", 1e-9},
               {"k_r", ParamType::Number, 1.0, "gain: heading correction atan(k_r (r - R)) toward the circle", 0.0},
               {"k_theta", ParamType::Number, 4.0, "gain: angular acceleration per radian of heading error", 0.0},
               {"k_omega", ParamType::Number, 4.0, "gain: angular acceleration per rad/s of turning-rate error", 0.0},
               {"k_v", ParamType::Number, 1.0, "gain: acceleration per m/s of speed error", 0.0},
-              speed_input()};
+              speed_input()});
   d.make_system = [](const Parameters& p) {
-    TrackingModel md{{p.number("I"), p.number("m"), p.number("a")},
+    TrackingModel md{plugins::sleigh_model(p),
                      {p.number("R"), p.number("k_r"), p.number("k_theta"), p.number("k_omega"), p.number("k_v")},
                      p.input("v_ref")};
     return std::make_unique<TrackingSleigh>(md);

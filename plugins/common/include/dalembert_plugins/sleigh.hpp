@@ -4,6 +4,7 @@
 // q = (θ, x, y) the pose of the centre of mass, v = q̇; the skate sits a behind the centre of mass.
 #include <Eigen/Core>
 #include <cmath>
+#include <dalembert/core/parameters.hpp>
 #include <dalembert/math/forward_derivatives.hpp>
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,14 @@ struct SleighModel {
     A << a, sin(q[0]), -cos(q[0]);
   }
 };
+
+/// The sleigh's parameters I, m, a (defaults: seed 001 §6.1), and the model they make.
+inline std::vector<ParamSpec> sleigh_parameters() {
+  return {{"I", ParamType::Number, 1.0, "rotational inertia about the centre of mass", 1e-12},
+          {"m", ParamType::Number, 1.0, "mass", 1e-12},
+          {"a", ParamType::Number, 0.3, "distance from the centre of mass back to the skate", 1e-12}};
+}
+inline SleighModel sleigh_model(const Parameters& p) { return {p.number("I"), p.number("m"), p.number("a")}; }
 
 /// How a sleigh looks (core/drawable.hpp): a body about the centre of mass (x, y), heading θ, its
 /// skate a behind the centre of mass (red), whose path is traced.
