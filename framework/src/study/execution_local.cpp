@@ -1,6 +1,4 @@
 #include <atomic>
-#include <map>
-#include <memory>
 #include <dalembert/study/execution.hpp>
 #include <dalembert/study/progress_meter.hpp>
 #include <dalembert/study/visible_join.hpp>
@@ -16,28 +14,8 @@ std::string Cluster::host() const {
   return name;
 }
 
-namespace {
-
-// One arena per thread count for the whole process, never destroyed. An arena made and destroyed
-// per call (as before) lets the next call's arena be allocated over the memory where a worker of
-// the previous one was still leaving: libtbb orders the two internally, which ThreadSanitizer
-// cannot see (it reported the new arena's memset against the old worker's read, CI 2026-12-07),
-// and each arena costs its set-up again. Reused, there is nothing to reallocate.
-tbb::task_arena& arena_for(int threads) {
-  static std::mutex m;
-  static auto* arenas = new std::map<int, std::unique_ptr<tbb::task_arena>>();  // outlives every caller
-  std::lock_guard<std::mutex> lock(m);
-  std::unique_ptr<tbb::task_arena>& a = (*arenas)[threads];
-  const int concurrency = threads > 0 ? threads : int{tbb::task_arena::automatic};
-  if (!a) a = std::make_unique<tbb::task_arena>(concurrency);
-  return *a;
-}
-
-}  // namespace
-
 void parallel_indices(int threads, std::size_t n, const std::function<void(std::size_t)>& body) {
-  if (n == 0) return;
-  tbb::task_arena& arena = arena_for(threads);
+  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
   std::atomic<std::size_t> next{0};
   // One index at a time (not contiguous ranges split between threads): the last thread to finish
   // ends at most one index after the others.
