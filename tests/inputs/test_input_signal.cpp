@@ -139,6 +139,9 @@ TEST_CASE("Input signal: bad signals are refused with the value and where", "[in
         std::string::npos);
   CHECK(refusal({{"sinusoids", {{{"amplitude", 1}, {"frequncy", 2}}}}}).find("unknown key 'frequncy'") != std::string::npos);
   CHECK(refusal({{"sinusoids", {{{"function", "tan"}}}}}).find("\"tan\"") != std::string::npos);
+  CHECK(refusal({{"sinusoids", {{{"function", 3}}}}}).find("test: /u/sinusoids/0/function") != std::string::npos);
+  CHECK(refusal({{"t", {0.0, 1.0}}, {"value", {0, 1}}, {"interpolation", 3}}).find("test: /u/interpolation") !=
+        std::string::npos);
   CHECK(refusal({{"t", {0.0, "x"}}, {"value", {0, 1}}}).find("test: /u/t/1") != std::string::npos);
   CHECK(refusal({{"csv", "missing.csv"}}).find("cannot read") != std::string::npos);
   CHECK(refusal("fast").find("a number or an object") != std::string::npos);

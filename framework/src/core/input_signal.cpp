@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/input_signal.hpp>
 #include <fstream>
@@ -14,19 +15,19 @@ namespace {
 using nlohmann::json;
 constexpr double inf = std::numeric_limits<double>::infinity();
 
-std::string g17(double x) {
-  std::ostringstream os;
-  os.precision(17);
-  os << x;
-  return os.str();
-}
-
 double finite_number(const json& j, const std::string& key, const std::string& at, double fallback) {
   if (!j.contains(key)) return fallback;
   const json& v = j.at(key);
   if (!v.is_number() || !std::isfinite(v.get<double>()))
     throw InputError(at + "/" + key, "= " + v.dump() + ": an input's '" + key + "' must be a finite number");
   return v.get<double>();
+}
+
+std::string string_key(const json& j, const std::string& key, const std::string& at, const std::string& fallback) {
+  if (!j.contains(key)) return fallback;
+  if (!j.at(key).is_string())
+    throw InputError(at + "/" + key, "= " + j.at(key).dump() + ": an input's '" + key + "' must be a string");
+  return j.at(key).get<std::string>();
 }
 
 void only_keys(const json& j, const std::vector<std::string>& keys, const std::string& at) {
@@ -52,7 +53,7 @@ std::vector<double> number_array(const json& j, const std::string& key, const st
 }
 
 InputSignal::Kind interpolation(const json& j, const std::string& at) {
-  const std::string s = j.value("interpolation", std::string("linear"));
+  const std::string s = string_key(j, "interpolation", at, "linear");
   if (s == "linear") return InputSignal::Kind::Linear;
   if (s == "cubic") return InputSignal::Kind::Cubic;
   throw InputError(at + "/interpolation", "= \"" + s + "\": an input table's interpolation is \"linear\" or \"cubic\"");
@@ -122,7 +123,7 @@ InputSignal InputSignal::parse(const json& j, const std::string& at, const std::
       const std::string ak = at + "/sinusoids/" + std::to_string(k);
       if (!list[k].is_object()) throw InputError(ak, "= " + list[k].dump() + ": a sinusoid is an object");
       only_keys(list[k], {"amplitude", "frequency", "phase", "function"}, ak);
-      const std::string fn = list[k].value("function", std::string("sin"));
+      const std::string fn = string_key(list[k], "function", ak, "sin");
       if (fn != "sin" && fn != "cos") throw InputError(ak + "/function", "= \"" + fn + "\": \"sin\" or \"cos\"");
       const Term term{finite_number(list[k], "amplitude", ak, 1.0), finite_number(list[k], "frequency", ak, 1.0),
                       finite_number(list[k], "phase", ak, 0.0), fn == "cos"};
@@ -160,8 +161,8 @@ void InputSignal::set_table(std::vector<double> t, std::vector<double> v, Kind k
   if (t.size() < 2) throw InputError(at, "an input table needs at least two points, got " + std::to_string(t.size()));
   for (std::size_t i = 1; i < t.size(); ++i)
     if (!(t[i] > t[i - 1]))
-      throw InputError(at, "an input table's t must increase: t[" + std::to_string(i) + "] = " + g17(t[i]) +
-                               " follows t[" + std::to_string(i - 1) + "] = " + g17(t[i - 1]));
+      throw InputError(at, "an input table's t must increase: t[" + std::to_string(i) + "] = " + number_text(t[i], "%.17g") +
+                               " follows t[" + std::to_string(i - 1) + "] = " + number_text(t[i - 1], "%.17g"));
   kind_ = kind;
   t_ = std::move(t);
   v_ = std::move(v);

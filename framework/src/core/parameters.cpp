@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/parameters.hpp>
 #include <sstream>
@@ -98,10 +99,7 @@ std::filesystem::path folder_of(const std::string& where) {
 }
 
 std::string bounds_text(double lo, double hi) {
-  std::ostringstream os;
-  os.precision(17);
-  os << "[" << lo << ", " << hi << "]";
-  return os.str();
+  return "[" + number_text(lo, "%.17g") + ", " + number_text(hi, "%.17g") + "]";
 }
 
 // A preset's signal, made from the parameters resolved so far.

@@ -36,9 +36,8 @@ std::string at(const std::string& where, const std::string& message) {
 // A failure of the C++ or JSON library (out of memory, a size too large, a JSON value of the wrong
 // type) is said in words, with the parameters that led to it.
 template <class Made, class Factory, class... Extra>
-std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, const nlohmann::json& params,
-                             const std::string& where, const Extra&... extra) {
-  const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
+std::unique_ptr<Made> create_resolved(const PluginDescriptor& d, const Factory& factory, const Parameters& resolved,
+                                      const std::string& where, const Extra&... extra) {
   const std::string who = describe_plugin(d);
   if (!factory)
     throw PluginError(at(where, who + " has no factory: its descriptor sets no make_" + to_string(d.kind)));
@@ -57,6 +56,13 @@ std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, 
   }
   if (!made) throw PluginError(at(where, who + ": its factory returned no object (a null pointer)"));
   return made;
+}
+
+template <class Made, class Factory, class... Extra>
+std::unique_ptr<Made> create(const PluginDescriptor& d, const Factory& factory, const nlohmann::json& params,
+                             const std::string& where, const Extra&... extra) {
+  return create_resolved<Made>(d, factory, Parameters::resolve(d.params, params, d.name, where + "/params"), where,
+                               extra...);
 }
 
 }  // namespace
@@ -236,16 +242,12 @@ Needs Registry::needs(PluginKind kind, const std::string& name, const nlohmann::
 std::unique_ptr<System> Registry::make_system(const std::string& name, const nlohmann::json& params,
                                               const std::string& where) const {
   const auto& d = find(PluginKind::System, name, where);
-  auto s = create<System>(d, d.make_system, params, where);
+  const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
+  auto s = create_resolved<System>(d, d.make_system, resolved, where);
   s->set_name(name);
-  const bool has_inputs =
-      std::any_of(d.params.begin(), d.params.end(), [](const ParamSpec& p) { return p.type == ParamType::Input; });
-  if (has_inputs) {  // resolved again (cheap): the factory's Parameters are the plugin's
-    const Parameters resolved = Parameters::resolve(d.params, params, d.name, where + "/params");
-    std::vector<System::GivenInput> given;
-    for (const auto& n : resolved.given_inputs()) given.push_back({n, resolved.input(n)});
-    s->set_given_inputs(std::move(given));
-  }
+  std::vector<System::GivenInput> given;  // what the trajectory records
+  for (const auto& n : resolved.given_inputs()) given.push_back({n, resolved.input(n)});
+  s->set_given_inputs(std::move(given));
   return s;
 }
 

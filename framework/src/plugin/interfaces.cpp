@@ -2,6 +2,7 @@
 // libdalembert, so dynamic_cast to a model works across plugins built with hidden visibility.
 #include <dalembert/core/affine_constraint.hpp>
 #include <dalembert/core/automatic_derivatives.hpp>
+#include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
@@ -12,7 +13,6 @@
 #include <dalembert/core/system.hpp>
 #include <dalembert/plugin/descriptor.hpp>
 
-#include <sstream>
 
 namespace dalembert {
 
@@ -23,11 +23,10 @@ void System::exact_solution(const State&, double, State&) const {
 void check_inputs_cover(const System& system, double t0, double t1, const std::string& where) {
   for (const auto& u : system.given_inputs())
     if (u.signal.t_first() > t0 || u.signal.t_last() < t1) {
-      std::ostringstream os;
-      os.precision(17);
-      os << "input '" << u.name << "' of system '" << system.name() << "' is a table over [" << u.signal.t_first()
-         << ", " << u.signal.t_last() << "] but the run covers [" << t0 << ", " << t1 << "]";
-      throw InputError(where + "/" + u.name, os.str());
+      const auto g17 = [](double x) { return number_text(x, "%.17g"); };
+      throw InputError(where + "/" + u.name, "input '" + u.name + "' of system '" + system.name() + "' is a table over [" +
+                                                 g17(u.signal.t_first()) + ", " + g17(u.signal.t_last()) +
+                                                 "] but the run covers [" + g17(t0) + ", " + g17(t1) + "]");
     }
 }
 

@@ -2,7 +2,6 @@
 #include <cmath>
 #include <functional>
 #include <cstdio>
-#include <sstream>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/error_text.hpp>
 #include <dalembert/core/errors.hpp>

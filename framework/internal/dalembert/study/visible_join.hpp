@@ -10,22 +10,22 @@
 // Here each call of the body ends with a release increment, after its last access to shared
 // data; all of them form one release sequence, so the caller's acquire load after the join
 // synchronises with every one: a happens-before edge TSan sees. The start is the mirror image: a
-// worker waiting in a long-lived arena (execution_local.cpp) takes the task through libtbb alone,
-// so each call first acquires a counter (global: reading it needs nothing of the caller's stack)
-// the caller released after writing everything the body reads.
+// worker already alive from an earlier loop (the reduction's after the members') takes the task
+// through libtbb alone, so each call first acquires a counter (global: reading it needs nothing of
+// the caller's stack) the caller released after writing everything the body reads.
 // It costs an atomic load and an increment per index.
 #include <atomic>
 #include <tbb/parallel_for.h>
 
 namespace dalembert {
 
-/// tbb::parallel_for(first, last, body) (index form, the caller's arena), ending visibly.
 namespace visible_join_detail {
 // Released by every loop's caller before it starts, acquired by every call of a body: a global, so
 // that the acquire reads nothing of the caller's stack (the body's captures live there).
 inline std::atomic<unsigned long> loops_started{0};
 }  // namespace visible_join_detail
 
+/// tbb::parallel_for(first, last, body) (index form, the caller's arena), starting and ending visibly.
 template <class Index, class Body>
 void parallel_for_visibly(Index first, Index last, const Body& body) {
   std::atomic<long> left{0};
