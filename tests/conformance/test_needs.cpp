@@ -56,10 +56,10 @@ TEST_CASE("describe prints what a plugin declares it needs", "[conformance][need
 TEST_CASE("the registry gives a composition's needs as its stages declare them", "[conformance][needs]") {
   const auto& reg = test::registry();
   const nlohmann::json tj = {{"triple_jump", {{"integrator", "dla"}}}};
-  // dla treats holonomic constraints (issue 28) and moving ones (issue 30), so does a composition
-  // whose every stage is dla.
+  // dla treats holonomic constraints (issue 28), moving ones and external forces (issue 30), so does
+  // a composition whose every stage is dla.
   CHECK(reg.needs(PluginKind::Integrator, "composition", tj, "test") ==
-        Needs{"ConstrainedLagrangian", "Unforced", "treats HolonomicConstraints", "treats AffineConstraints"});
+        Needs{"ConstrainedLagrangian", "treats HolonomicConstraints", "treats AffineConstraints"});
   const nlohmann::json rk2 = {{"ode", "reduced"}};
   // q̇ = B_D w: a LieGroupModel whose v are the time derivatives of q (SE(2), not SO(3); issue 29)
   CHECK(reg.needs(PluginKind::Integrator, "rk2", rk2, "test") == Needs{"LieGroupModel", "CoordinateVelocities"});

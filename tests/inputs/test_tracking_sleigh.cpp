@@ -73,9 +73,11 @@ TEST_CASE("tracking_sleigh: the skate on the circle at v_ref, heading tangent, i
   }
 }
 
-TEST_CASE("tracking study: onto the circle, and the energy balance at each scheme's order", "[inputs][studies]") {
+TEST_CASE("tracking study: onto the circle, and the energy balance at each scheme's order, DLA and MLA included",
+          "[inputs][studies]") {
   const test::TempDir dir("tracking");
-  test::require_claims(test::run_bundled_study("studies/tracking/circle_tracking.json", dir / "run"), 8,
+  test::require_claims(test::run_bundled_study("studies/tracking/circle_tracking.json", dir / "run"), 13,
                        {"RK4 on the circle", "RK4 at the speed", "RK2 offset O(h^2)", "RK4 energy balance O(h^4)",
-                        "RK2 energy balance O(h^2)"});
+                        "RK2 energy balance O(h^2)", "DLA offset O(h^2)", "DLA on the skate constraint",
+                        "DLA energy balance O(h^2)", "MLA energy balance O(h^2)"});
 }

@@ -67,6 +67,7 @@ STUDIES = {
     "rattleback": lambda: cut("rattleback/long_rattleback.json", 1.0, h=0.002, observers=WITH_DIAGNOSTICS),
     "ball_on_turntable": lambda: cut("turntable/orbit_turntable.json", 3.0),
     "tracking_sleigh": lambda: cut("tracking/circle_tracking.json", 8.0, "RK4_h0.02"),
+    "rocking_knife_edge": lambda: cut("rocking_knife_edge/resonant_drift.json", 6.0, "DLA_h0.1", h=0.1),
 }
 
 
@@ -195,6 +196,7 @@ CHECKS = {
     "chaplygin_sleigh": check_sleigh,
     "tracking_sleigh": check_sleigh,
     "knife_edge": check_point_at("x", "y"),
+    "rocking_knife_edge": check_point_at("x", "y"),
     "nonholonomic_particle": check_point_at("x", "y", "z"),
     "chaotic_nonholonomic_particle": check_point_at("x", "y1", "z1"),
     "pendulum_driven_cvt": check_point_at("x", "y"),

@@ -5,6 +5,7 @@
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/integrator.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <string>
 
 namespace dalembert {
@@ -104,7 +105,9 @@ double LagrangianSystem::energy(const State& s) const {
   Mv.resize(n);
   mass(s.q, M);
   Mv.noalias() = M * s.v;
-  return 0.5 * s.v.dot(Mv) + potential(s.q);
+  const double E = 0.5 * s.v.dot(Mv) + potential(s.q);
+  const auto* U = time_dependent_potential_of(*this);  // issue 30: + U(t, q)
+  return U ? E + U->time_potential(s.t, s.q) : E;
 }
 
 double LagrangianSystem::constraint_residual(const State& s) const {

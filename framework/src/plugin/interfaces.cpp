@@ -11,6 +11,7 @@
 #include <dalembert/core/observer.hpp>
 #include <dalembert/core/step_aware.hpp>
 #include <dalembert/core/system.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <dalembert/plugin/descriptor.hpp>
 
 
@@ -33,6 +34,7 @@ void check_inputs_cover(const System& system, double t0, double t1, const std::s
 ConstrainedLagrangian::~ConstrainedLagrangian() = default;
 AutomaticDerivatives::~AutomaticDerivatives() = default;
 AffineConstraint::~AffineConstraint() = default;
+TimeDependentPotential::~TimeDependentPotential() = default;
 Integrator::~Integrator() = default;
 
 void Integrator::begin(const State& state, double h) {

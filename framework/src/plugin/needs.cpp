@@ -9,6 +9,7 @@
 #include <dalembert/core/lie_group_model.hpp>
 #include <dalembert/core/linearizable.hpp>
 #include <dalembert/core/rigid_body_model.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <dalembert/core/unit_quaternions.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <algorithm>
@@ -27,6 +28,14 @@ bool is(const System& s) {
 const ConstrainedLagrangian* lagrangian(const System& s) { return dynamic_cast<const ConstrainedLagrangian*>(&s); }
 
 // The capabilities, in the order capabilities_of lists them.
+// CompiledSchemes only when the system compiles one of them: a fixed-size model derives from the
+// class whatever it declares, and offers none with run-time sizes, an external force or moving
+// constraints (schemes/fixed_lagrangian_system.hpp), which `describe` must not list (issue 32 item 1).
+bool offers_compiled_schemes(const System& s) {
+  const auto* schemes = dynamic_cast<const CompiledSchemes*>(&s);
+  return schemes && (schemes->runge_kutta(classical_rk4()) || schemes->newmark(NewmarkParameters{}, NewtonOptions{}));
+}
+
 const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& capabilities() {
   static const std::vector<std::pair<std::string, std::function<bool(const System&)>>> all = {
       {ConstrainedLagrangian::model_name, is<ConstrainedLagrangian>},
@@ -36,9 +45,10 @@ const std::vector<std::pair<std::string, std::function<bool(const System&)>>>& c
       {Guarded::model_name, is<Guarded>},
       {ExactEventLocator::model_name, is<ExactEventLocator>},
       {AutomaticDerivatives::model_name, is<AutomaticDerivatives>},
-      {CompiledSchemes::model_name, is<CompiledSchemes>},
+      {CompiledSchemes::model_name, offers_compiled_schemes},
       {Linearizable::model_name, is<Linearizable>},
       {UnitQuaternionCoordinates::model_name, is<UnitQuaternionCoordinates>},
+      {TimeDependentPotential::model_name, is<TimeDependentPotential>},
       {"ExactSolution", [](const System& s) { return s.has_exact_solution(); }},
       {"ConstantMass", [](const System& s) { return lagrangian(s) && lagrangian(s)->constant_mass(); }},
       {"Unforced", [](const System& s) { return lagrangian(s) && !lagrangian(s)->has_external_force(); }},

@@ -10,6 +10,7 @@
 #include <dalembert/core/automatic_derivatives.hpp>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/affine_constraint.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <functional>
@@ -435,6 +436,26 @@ void check_affine(Context& c, const State& s) {
                 Mat::Constant(c.r, 1, size * rate));
 }
 
+// A potential U(t, q) that changes in time (issue 30): ∂U/∂q and ∂U/∂t (AD's for an L-and-A model)
+// against central differences of U, judged against |U|/s_j (|U|/max(1, |t|) for ∂U/∂t), as ∇V is.
+void check_time_potential(Context& c, const State& s) {
+  const auto* U = time_dependent_potential_of(c.sys);
+  if (!U) return;
+  const Source src = c.ad ? Source::ADVsDifference : Source::HandVsDifference;
+  auto U_at = [&](double t, const Vec& x) { Mat u(1, 1); u(0, 0) = U->time_potential(t, x); return u; };
+  const double size = std::max(std::abs(U->time_potential(s.t, s.q)), 1e-300);
+  Vec g(c.n);
+  U->time_potential_gradient(s.t, s.q, g);
+  const Vec gref = jacobian([&](const Vec& x) { return U_at(s.t, x); }, s.q).transpose();
+  c.out.compare("time_potential_gradient", src, g, gref, [&](int i, int) { return vec_entry(c.names, i); },
+                per_coordinate(size, s.q));
+  const Vec t0 = Vec::Constant(1, s.t);
+  const Mat rate = Mat::Constant(1, 1, U->time_potential_rate(s.t, s.q));
+  const Mat rate_ref = jacobian([&](const Vec& t) { return U_at(t[0], s.q); }, t0);
+  c.out.compare("time_potential_rate", src, rate, rate_ref, [](int, int) { return std::string("[t]"); },
+                Mat::Constant(1, 1, size / coordinate_scale(s.t)));
+}
+
 /// ‖g(q)‖∞ at the given state, against the tolerance of a state on the manifold.
 void check_holonomic_residual(Context& c, const State& s) {
   if (c.sys.holonomic_count() == 0) return;
@@ -632,6 +653,7 @@ DerivativeCheckResult check_derivatives(const LagrangianSystem& sys, const Deriv
     check_potential(c, s.q);
     check_holonomic_jacobian(c, s.q);
     check_affine(c, s);
+    check_time_potential(c, s);
     check_constraint_gradient(c, s.q);
     check_coriolis(c, s.q, s.v);
     check_kinetic_gradient(c, s.q, s.v);

@@ -19,6 +19,8 @@
 #include <dalembert_plugins/exact_discrete.hpp>
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert/core/affine_constraint.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <dalembert/plugin/needs.hpp>
 #include <dalembert_plugins/holonomic_refusal.hpp>
 
@@ -35,11 +37,15 @@ class ExactDiscreteFlow final : public Integrator {
     if (two_step_)
       refuse_holonomic(s, name(), "its form \"two_step\" shoots in D for q_{k+1} from q_{k-1} and q_k, which "
                                   "g over-determines; its form \"one_step\" treats g");
-    const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints);
+    // one_step follows the continuous field, which treats moving constraints A v + b(t, q) = 0 (issue 30)
+    const auto& model = require<ConstrainedLagrangian>(
+        s, name(), two_step_ ? Treats::HolonomicConstraints : Treats::HolonomicConstraints | Treats::AffineConstraints);
     if (two_step_ && model.has_external_force())
       throw Error("integrator '" + name() + "' with form \"two_step\" shoots the autonomous flow (spec 002 §3.4); system '" +
                   s.name() + "' has an external force: use form \"one_step\"");
     model_ = &model;
+    time_potential_ = time_dependent_potential_of(model);
+    affine_ = affine_constraint_of(model);
     exact_.bind(model, 0.0, max_substep_, levels_, tol_);
     n_ = model.dof();
     r_ = model.num_constraints();
@@ -50,6 +56,7 @@ class ExactDiscreteFlow final : public Integrator {
     v_.resize(n_);
     v0_.resize(n_);
     A_.resize(r_, n_);
+    b_.resize(r_);
     MinvAt_.resize(n_, r_);
     C_.resize(r_, r_);
     phi_.resize(r_);
@@ -67,7 +74,7 @@ class ExactDiscreteFlow final : public Integrator {
     q_ = s.q;
     v_ = s.v;
     t_ = s.t;
-    values_[0] = energy(q_, v_);
+    values_[0] = energy(q_, v_, t_);
     values_[1] = 0.0;
   }
 
@@ -85,7 +92,7 @@ class ExactDiscreteFlow final : public Integrator {
     } else {
       v_next_ = v_;
     }
-    flow_.flow(q_next_, v_next_, h);  // φ_h (spec §3.4)
+    flow_.flow(q_next_, v_next_, h, s.t);  // φ_h (spec §3.4), from t_k (a forced system reads t)
     if (project_) {
       // Remove round-off drift off D (the exact flow keeps A(q)v = 0; Φ = A v is only a neutral first
       // integral of the extended field, so round-off in Φ grows and feeds dE/dt = λΦ):
@@ -100,6 +107,7 @@ class ExactDiscreteFlow final : public Integrator {
       C_.noalias() = A_ * MinvAt_;
       C_llt_.compute(C_);
       phi_.noalias() = A_ * v_next_;
+      if (affine_) add_affine(s.t + h, q_next_);  // onto A v + b(t_{k+1}, q) = 0
       mult_ = C_llt_.solve(phi_);
       v_next_.noalias() -= MinvAt_ * mult_;
     }
@@ -113,13 +121,14 @@ class ExactDiscreteFlow final : public Integrator {
     s.v = v_;
     s.t += h;
     t_ = s.t;
-    values_[0] = energy(q_, v_);
+    values_[0] = energy(q_, v_, t_);
     if (two_step_) {
       values_[1] = residual;  // |ω^e|: distance of (q_{k−1}, q_k) from M^e_h
     } else {
       model_->constraint_matrix(q_, A_);
       phi_.noalias() = A_ * v_;
-      values_[1] = phi_.lpNorm<Eigen::Infinity>();  // |A(q)v|: D is invariant (spec §2.0)
+      if (affine_) add_affine(t_, q_);
+      values_[1] = phi_.lpNorm<Eigen::Infinity>();  // |A(q)v (+ b)|: D is invariant (spec §2.0)
     }
   }
 
@@ -136,10 +145,19 @@ class ExactDiscreteFlow final : public Integrator {
 
  private:
   // H|D*(q, BᵀMv) = E(q, v) for v ∈ D (spec §2.0).
-  double energy(const Vec& q, const Vec& v) {
+  double energy(const Vec& q, const Vec& v, double t) {
     Mv_.noalias() = flow_.mass(q) * v;  // into a member buffer: no temporary inside step
-    return 0.5 * v.dot(Mv_) + model_->potential(q);
+    const double E = 0.5 * v.dot(Mv_) + model_->potential(q);
+    return time_potential_ ? E + time_potential_->time_potential(t, q) : E;  // + U(t, q) (issue 30)
   }
+  const TimeDependentPotential* time_potential_ = nullptr;
+  // φ += b(t, q): the moving constraints' term (issue 30), into a member buffer.
+  void add_affine(double t, const Vec& q) {
+    affine_->affine_term(t, q, b_);
+    phi_ += b_;
+  }
+  const AffineConstraint* affine_ = nullptr;
+  Vec b_;
   Vec Mv_;
 
   bool two_step_;
@@ -168,7 +186,9 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "exact_discrete";
   d.kind = PluginKind::Integrator;
-  d.version = "1.2.0";  // 1.1: error-controlled inner flow (tol), issue 26; 1.2: two_step without allocation, unforced (issue 27)
+  d.version = "1.3.0";  // 1.1: error-controlled inner flow (tol), issue 26; 1.2: two_step without allocation, unforced (issue 27);
+                        // 1.3: one_step: an external force F(t, q, v) at the flow's time, U(t, q) in the energy, moving
+                        //      constraints A v + b(t, q) = 0 (issue 30)
   d.summary = "Exact discrete nonholonomic flow (continuous flow sampled at t_k, or eq. (35) by shooting); inner "
               "order-8 GBS flow with local error <= tol";
   d.seed = "002 (Anahory Simoes, Marrero, Martin de Diego; Sects. 3.2, 5.2, Theorem 5.5)";
@@ -199,7 +219,8 @@ PluginDescriptor describe() {
   d.needs = [](const Parameters& p, const PluginFactory&) {
     // One step treats holonomic constraints as the continuous field does (index-reduced; README).
     return p.string("form") == "two_step" ? Needs{ConstrainedLagrangian::model_name, "Unforced"}
-                                          : Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints")};
+                                          : Needs{ConstrainedLagrangian::model_name, treats("HolonomicConstraints"),
+                                                  treats("AffineConstraints")};
   };
   d.examples = {{"one_step", {{"form", "one_step"}}},
                 {"two_step", {{"form", "two_step"}}},

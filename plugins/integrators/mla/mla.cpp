@@ -19,6 +19,9 @@
 // |g(q_k)| stays at Newton's tolerance; traits then also preserve "holonomic_constraint".
 // Moving constraints A(q)v + b(t, q) = 0 (issue 30): ω gains the quadrature of b at t_k + c_i h and
 // v_k lies on the affine space (discrete_mechanics.hpp; README "Moving constraints").
+// External forces F(t, q, v) (inputs, feedback, −∂U/∂q of a potential U(t, q) that changes in time):
+// the forced discrete Lagrange–d'Alembert principle, F_d^± += h Σ b_i (1−c_i | c_i) F(t_{c_i}, q_{c_i},
+// Δq/h) in both plugins (discrete_mechanics.hpp; README "External forces").
 // Newton (spec §3.2): unknown Δq = q_{k+1} − q_k, initial guess h v_k (one-step; with M(q) and a
 // kept Jacobian the increment extrapolated from the last guess_order ones, README) or q_k − q_{k−1}
 // (two-step, i.e. q_{k+1} = 2q_k − q_{k−1}); Jacobian from the model's derivatives (parameter
@@ -65,9 +68,6 @@ class ModifiedLagrangeDalembert final : public Integrator, public StepAware {
 
   void bind(const System& s) override {
     const auto& model = require<ConstrainedLagrangian>(s, name(), Treats::HolonomicConstraints | Treats::AffineConstraints);
-    if (model.has_external_force())
-      throw Error("integrator '" + name() + "' does not support external forces yet (spec 002 §3.1); system '" +
-                  s.name() + "' has one: use rk2 or rk4");
     dm_.bind(model, rule_, kForces);
     n_ = dm_.n();
     r_ = dm_.r();
@@ -411,10 +411,11 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = kName;
   d.kind = PluginKind::Integrator;
-  d.version = "1.5.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
+  d.version = "1.6.0";  // 1.1: a step back after a step forward in the two-step forms (issue 27); 1.2: g(q) = 0 (issue 28);
                         // 1.3: M(q): kept Jacobian, extrapolated guess (guess_order) (issue 28 item 6);
                         // 1.4: q_{k+1} projected onto g = 0 when |g| > 16 eps (issue 29);
                         // 1.5: moving constraints A(q)v + b(t, q) = 0: ω gains Σ b_i b(t_k + c_i h, q_{c_i}) (issue 30)
+                        // 1.6: external forces F(t, q, v) and U(t, q): F_d^± gain their quadrature (issue 30)
   d.summary = kForces ? "Modified Lagrange-d'Alembert (MLA): midpoint L_d, discrete forces F_d^+-, midpoint M_d; order 2"
                       : "Discrete Lagrange-d'Alembert (DLA): MLA without discrete forces; order 2";
   d.seed = kForces ? "002 (Anahory Simoes, Marrero, Martin de Diego; eqs. (41)/(42), Sect. 5.4)"
@@ -442,7 +443,7 @@ PluginDescriptor describe() {
        0.0},
   };
   d.make_integrator = make;
-  d.needs = fixed_needs({ConstrainedLagrangian::model_name, "Unforced", treats("HolonomicConstraints"), treats("AffineConstraints")});
+  d.needs = fixed_needs({ConstrainedLagrangian::model_name, treats("HolonomicConstraints"), treats("AffineConstraints")});
   d.examples = {{"one_step midpoint", {{"form", "one_step"}}},
                 {"two_step", {{"form", "two_step"}}},
                 {"multiplier", {{"form", "multiplier"}}}};

@@ -66,7 +66,7 @@ class PositionError final : public Observer {
     if (closed_) {
       sys_->exact_solution(ref0_, s.t, ex_);
     } else {
-      flow_.flow(ref_.q, ref_.v, s.t - ref_.t);
+      flow_.flow(ref_.q, ref_.v, s.t - ref_.t, ref_.t);  // from ref_.t: a forced system reads t (issue 30)
       ref_.t = s.t;
       ex_ = ref_;
     }
@@ -89,7 +89,7 @@ PluginDescriptor describe() {
   PluginDescriptor d;
   d.name = "position_error";
   d.kind = PluginKind::Observer;
-  d.version = "1.0.0";
+  d.version = "1.0.1";  // 1.0.1: the reference flow of a forced system starts at its time, not at 0
   d.summary = "Position error |q_k - q_exact(t_k)| (closed form, or an order-8 reference flow)";
   d.seed = "002 (Fig 3, spec 002 §6 A4)";
   const double inf = std::numeric_limits<double>::infinity();

@@ -8,6 +8,7 @@
 #include <dalembert/core/constraint_frame.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
 #include <dalembert/plugin/export.hpp>
+#include <dalembert_plugins/knife_edge.hpp>
 
 namespace {
 
@@ -17,34 +18,18 @@ using namespace dalembert;
 /// discrete flow call them through the virtual interface in every Newton iteration, where AD costs
 /// 1.16× per MLA step and 1.16× per generic RK4 step (bench_steps mla/knife_edge 6.9 vs 8.0 µs,
 /// rk4_generic/knife_edge 528 vs 612 ns, one run).
-struct KnifeEdgeModel {
-  static constexpr int dof = 3, constraints = 1;
-  double eps;
+struct KnifeEdgeModel : plugins::KnifeEdgeConstraint {
   // V = −x/2 (spec 002 §2.2).
   auto potential(const auto& q) const -> scalar_t<decltype(q)> { return -0.5 * q[0]; }
-  // μ(q) = (sin φ, −(cos φ − ε), 0) (spec 002 §2.2; sign as corrected in §6 A1).
-  void constraint_matrix(const auto& q, auto&& A) const {
-    using std::cos, std::sin;
-    A << sin(q[2]), -(cos(q[2]) - eps), 0.0;
-  }
   void potential_gradient(const auto&, auto&& g) const { g << -0.5, 0.0, 0.0; }  // ∇V
   void potential_hessian(const auto&, auto&& H) const { H.setZero(); }          // ∇²V = 0
-  // G_{ij} = ∂μ_i/∂q^j: ∂μ_x/∂φ = cos φ, ∂μ_y/∂φ = sin φ.
-  void constraint_gradient(const auto& q, int, auto&& G) const {
-    G.setZero();
-    G(0, 2) = std::cos(q[2]);
-    G(1, 2) = std::sin(q[2]);
-  }
 };
 
 class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public ConstraintFrame, public Drawable {
  public:
-  explicit KnifeEdge(double eps) : FixedLagrangianSystem(KnifeEdgeModel{eps}) {}
+  explicit KnifeEdge(double eps) : FixedLagrangianSystem(KnifeEdgeModel{{eps}}) {}
   Layout layout() const override { return {{"x", "y", "phi"}, {"xdot", "ydot", "phidot"}}; }
-  // Regular frame (spec 002 §2.2): e1 = (cos φ − ε) ∂x + sin φ ∂y, e2 = ∂φ.
-  void frame(ConstVecRef q, MatRef B) const override {
-    B << std::cos(q[2]) - eps(), 0.0, std::sin(q[2]), 0.0, 0.0, 1.0;
-  }
+  void frame(ConstVecRef q, MatRef B) const override { plugins::knife_edge_frame(q, eps(), B); }
 
   void diagnostic_names(std::vector<std::string>& n) const override { n = {"phidot", "u_sqrtN"}; }
   // Invariants: φ̇, and for ε = 0 nothing else; u√N with u the speed along e1 is reported.
@@ -84,17 +69,7 @@ class KnifeEdge final : public FixedLagrangianSystem<KnifeEdgeModel>, public Con
     out.v << u * std::cos(phi), u * std::sin(phi), w;
   }
 
-  // How the knife edge looks (core/drawable.hpp): a blade at (x, y) along its heading φ on the
-  // inclined plane (x downhill), its path traced.
-  nlohmann::json drawing() const override {
-    return {{"dimension", 2},
-            {"frames", {{{"name", "blade"}, {"transform", {{{"translate", {"x", "y"}}}, {{"rotate", "phi"}}}}}}},
-            {"shapes", {{{"frame", "blade"}, {"polygon", {{-0.5, -0.06}, {0.35, -0.06}, {0.5, 0.0}, {0.35, 0.06}, {-0.5, 0.06}}},
-                         {"color", "0.6"}},
-                        {{"frame", "blade"}, {"line", {{-0.5, 0.0}, {0.5, 0.0}}}, {"color", "tab:red"}, {"width", 2}},
-                        {{"frame", "blade"}, {"point", {0.0, 0.0}}, {"color", "k"}}}},
-            {"traces", {{{"frame", "blade"}, {"label", "contact point"}}}}};
-  }
+  nlohmann::json drawing() const override { return plugins::knife_edge_drawing(); }
 
  private:
   double eps() const { return fixed_model().eps; }

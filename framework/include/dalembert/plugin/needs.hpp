@@ -3,7 +3,9 @@
 // needs (PluginDescriptor::needs). A capability is
 //   * a model the system derives from, by its name: ConstrainedLagrangian, LieGroupModel,
 //     RigidBodyModel, ConstraintFrame, Guarded, ExactEventLocator, AutomaticDerivatives,
-//     CompiledSchemes, Linearizable;
+//     CompiledSchemes, Linearizable, UnitQuaternionCoordinates, TimeDependentPotential (a potential
+//     U(t, q) that changes in time, issue 30: its force is part of the external force, so such a
+//     system is not Unforced);
 //   * or a property: ExactSolution (System::has_exact_solution()), ConstantMass and Unforced (a
 //     ConstrainedLagrangian with a constant mass matrix; without external force),
 //     HolonomicConstraints (a ConstrainedLagrangian with holonomic constraints g(q) = 0, issue 28),

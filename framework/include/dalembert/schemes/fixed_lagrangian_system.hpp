@@ -36,6 +36,11 @@
 //   void affine_constraint(const auto& t, const auto& q, auto&& b) const;   moving constraints
 //                                                   A(q)v + b(t, q) = 0 (issue 30; absent: b = 0), r;
 //                                                   schemes/fixed_affine_constraint.hpp
+//   auto time_potential(const auto& t, const auto& q) const -> scalar_t<decltype(q)>;
+//                                                   a potential U(t, q) that changes in time, added
+//                                                   to V(q) (issue 30; absent: U = 0); its force
+//                                                   −∂U/∂q joins external_force(), its value the
+//                                                   energy; schemes/fixed_time_potential.hpp
 // With g, the system's constraint distribution is C = [A; ∂g/∂q] (num_constraints() = r + k, the
 // rows of g last): ∂g/∂q, ∇²g and the contractions come from AD on g, so the continuous field,
 // constraint_residual() and project() keep the velocity form of g, and project() puts q on g = 0.
@@ -56,6 +61,7 @@
 #include <dalembert/schemes/compiled_schemes.hpp>
 #include <dalembert/schemes/fixed_affine_constraint.hpp>
 #include <dalembert/schemes/fixed_linearizable.hpp>
+#include <dalembert/schemes/fixed_time_potential.hpp>
 #include <dalembert/core/constrained_lagrangian.hpp>
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
 #include <dalembert/core/model_access.hpp>
@@ -119,7 +125,8 @@ class FixedLagrangianSystem : public LagrangianSystem,
                               public AutomaticDerivatives,
                               public CompiledSchemes,
                               public LinearizableBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>>,
-                              public AffineConstraintBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>> {
+                              public AffineConstraintBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>>,
+                              public TimePotentialBase<FixedLagrangianSystem<Model>, model_rules::checked_t<Model>> {
   // The rules of core/model_rules.hpp: a model that breaks one gets its message, and a stand-in is
   // compiled in its place so that nothing else is reported.
   static_assert(model_rules::declares_sizes<Model>,
@@ -159,6 +166,11 @@ class FixedLagrangianSystem : public LagrangianSystem,
   };
   /// Moving constraints A(q)v + b(t, q) = 0 (issue 30): the system is then an AffineConstraint.
   static constexpr bool affine_model = model_rules::declares_affine_constraint<CheckedModel>;
+  /// A potential U(t, q) that changes in time (issue 30): the system is then a TimeDependentPotential,
+  /// and −∂U/∂q is part of its external force.
+  static constexpr bool time_potential_model = model_rules::declares_time_potential<CheckedModel>;
+  /// Forced: a model's F(t, q, v), or U's force.
+  static constexpr bool forced_model = external_force_model || time_potential_model;
 
   template <class... Args>
   explicit FixedLagrangianSystem(Args&&... args) : model_(std::forward<Args>(args)...) {
@@ -186,20 +198,26 @@ class FixedLagrangianSystem : public LagrangianSystem,
   int holonomic_count() const final { return K; }
   void holonomic(ConstVecRef q, VecRef g) const final { access_.holonomic(q, g); }
   void holonomic_jacobian(ConstVecRef q, MatRef J) const final { access_.holonomic_jacobian(q, J); }
-  bool has_external_force() const final { return external_force_model; }
+  bool has_external_force() const final { return forced_model; }
+  /// F(t, q, v) of the model, minus ∂U/∂q(t, q) of a time-dependent potential.
   void external_force(double t, ConstVecRef q, ConstVecRef v, VecRef f) const final {
     if constexpr (external_force_model)
       model_.external_force(t, q, v, f);
     else
       f.setZero();
+    if constexpr (time_potential_model) this->subtract_time_potential_force(t, q, f);
   }
 
   // ----- System, at fixed size (observers call these every step) -----
-  double energy(const State& s) const override {  // ½vᵀM(q)v + V(q)
+  double energy(const State& s) const override {  // ½vᵀM(q)v + V(q) (+ U(t, q))
     const VecN q = s.q, v = s.v;
     MatN M = ad::sized<MatN>(access_.n(), access_.n());
     access_.mass(q, M);
-    return 0.5 * v.dot(M * v) + model_.potential(q);
+    const double E = 0.5 * v.dot(M * v) + model_.potential(q);
+    if constexpr (time_potential_model)
+      return E + model_.time_potential(s.t, q);
+    else
+      return E;
   }
   double constraint_residual(const State& s) const override {  // ‖A(q)v‖∞
     if constexpr (R == 0) {
@@ -258,12 +276,12 @@ class FixedLagrangianSystem : public LagrangianSystem,
   // ----- CompiledSchemes: for fixed sizes, a constant M and no external force (what their templates
   // assume) -----
   static constexpr bool compiles_schemes =
-      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !external_force_model && !affine_model;
+      N != Eigen::Dynamic && R != Eigen::Dynamic && Access::constant_mass() && !forced_model && !affine_model;
   /// Runge–Kutta also for a configuration-dependent M(q) (issue 28 item 6): the field factorises
   /// M(q) at each evaluation and adds the Coriolis terms (core/fixed_nonholonomic_field.hpp).
   /// (Not for moving constraints: the compiled field knows no b; the generic field does.)
   static constexpr bool compiles_runge_kutta =
-      N != Eigen::Dynamic && R != Eigen::Dynamic && !external_force_model && !affine_model;
+      N != Eigen::Dynamic && R != Eigen::Dynamic && !forced_model && !affine_model;
   std::unique_ptr<CompiledStepper> runge_kutta(const ButcherTableau& tableau) const override {
     if constexpr (compiles_runge_kutta)
       return std::make_unique<CompiledRungeKutta<CheckedModel>>(model_, tableau);

@@ -47,6 +47,15 @@
 // the M-orthogonal particular solution (BᵀM v_b = −(AB)ᵀ(…)b = 0, so π = BᵀMv still holds), and
 // the energy on the affine space is H(q, π) = ½πᵀ(BᵀMB)⁻¹π + ½v_bᵀMv_b + V(q) (no cross term).
 // The discrete forces of MLA take the field's multiplier at t_{c_i} (it holds ḃ).
+//
+// External forces F(t, q, v) (issue 30: inputs, feedback laws, the force −∂U/∂q of a potential U(t, q)
+// that changes in time) enter as in the forced discrete Lagrange–d'Alembert principle (Marsden &
+// West, Acta Numerica 10 (2001), §3.2, eq. (3.2.1)): the same quadrature as the reaction's,
+//   discrete forces       F_d^∓ += h Σ b_i (1−c_i | c_i) F(t_{c_i}, q_{c_i}, Δq/h),
+// in DLA and MLA alike (DLA's F_d is then F's alone). Midpoint: (h/2) F(t_{k+½}, q̄, Δq/h) on each
+// side, consistent of order 2 and symmetric. For F = −∂U/∂q these are exactly the slot derivatives of
+// U's part of L_d = h Σ b_i L(t_{c_i}, q_{c_i}, Δq/h), so a time-dependent potential is variational.
+// The energy on D* gains U(t, q) (hamiltonian(t, …)).
 // Every buffer is sized in bind(); no member allocates afterwards.
 #include <Eigen/Cholesky>
 #include <algorithm>
@@ -56,6 +65,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/math/llt_storage.hpp>
 #include <dalembert/core/nonholonomic_field.hpp>
+#include <dalembert/core/time_dependent_potential.hpp>
 #include <string>
 #include <vector>
 
@@ -141,9 +151,9 @@ class DiscreteNonholonomicMechanics {
  public:
   /// `forces` = false gives the DLA objects (spec 002 §3.3: MLA with F_d = 0).
   void bind(const ConstrainedLagrangian& model, DiscreteRule rule = DiscreteRule::midpoint(), bool forces = true) {
-    if (model.has_external_force())
-      throw Error("discrete nonholonomic mechanics (spec 002 §3.1) does not support external forces yet");
     model_ = &model;
+    external_ = model.has_external_force();
+    time_potential_ = time_dependent_potential_of(model);
     constant_mass_ = model.constant_mass();
     rule_ = std::move(rule);
     forces_ = forces;
@@ -159,6 +169,7 @@ class DiscreteNonholonomicMechanics {
     u_.resize(n_);
     fp_.resize(n_);
     fm_.resize(n_);
+    fe_.resize(n_);
     q1p_.resize(n_);
     D_.resize(n_, n_);
     H_.resize(n_, n_);
@@ -202,6 +213,8 @@ class DiscreteNonholonomicMechanics {
   int holonomic() const { return k_hol_; }
   int nonholonomic() const { return ra_; }
   bool forces() const { return forces_; }
+  /// True when the system has an external force F(t, q, v) (a potential U(t, q) included).
+  bool external_force() const { return external_; }
   const DiscreteRule& rule() const { return rule_; }
   bool constant_mass() const { return constant_mass_; }
   DistributionFrame& frame() { return frame_; }
@@ -265,7 +278,7 @@ class DiscreteNonholonomicMechanics {
   /// P^+(q0,q1) = D2L_d + F_d^+, a covector at q1 (spec 002 §3.1).
   void legendre_plus(ConstVecRef q0, ConstVecRef q1, double h, VecRef P) {
     d2(q0, q1, h, P);
-    if (forces_) {
+    if (any_forces()) {
       force(q0, q1, h, 1, g_);
       P += g_;
     }
@@ -273,7 +286,7 @@ class DiscreteNonholonomicMechanics {
   /// P^−(q0,q1) = −D1L_d − F_d^−, a covector at q0 (spec 002 §3.1).
   void legendre_minus(ConstVecRef q0, ConstVecRef q1, double h, VecRef P) {
     d1(q0, q1, h, P);
-    if (forces_) {
+    if (any_forces()) {
       force(q0, q1, h, 0, g_);
       P += g_;
     }
@@ -283,8 +296,9 @@ class DiscreteNonholonomicMechanics {
   /// J = ∂P^−(q0, q0+u)/∂u at q1 = q0 + u (n×n), the Newton Jacobian of the discrete Legendre
   /// transform, from the model's derivatives (issue 14). −D1L_d differentiated (header formula):
   ///   Σ b_i [M/h + c_i D − (1−c_i) Dᵀ − h c_i(1−c_i)(H_K − ∇²V)] at q_{c_i}, v = Δq/h,
-  /// D = ∂_q(M(q)v), H_K = ½∂²_q(vᵀM(q)v) (both zero for a constant M); with forces (MLA) minus
-  /// ∂F_d^−/∂u, by central differences of F_d^− (it holds the multiplier λ(q,v) of the field).
+  /// D = ∂_q(M(q)v), H_K = ½∂²_q(vᵀM(q)v) (both zero for a constant M); with forces (MLA's
+  /// reaction, an external force) minus ∂F_d^−/∂u, by central differences of F_d^− (it holds the
+  /// multiplier λ(q,v) of the field, and F(t, q, v), which the model gives without derivatives).
   void legendre_minus_jacobian(ConstVecRef q0, ConstVecRef q1, double h, MatRef J) {
     v_ = (q1 - q0) / h;
     J.setZero();
@@ -302,7 +316,7 @@ class DiscreteNonholonomicMechanics {
       J.noalias() -= (b * (1.0 - c)) * D_.transpose();
       J.noalias() -= (b * h * c * (1.0 - c)) * H_;
     }
-    if (!forces_ || (k_hol_ > 0 && ra_ == 0)) return;  // (g alone: F_d = 0)
+    if (!any_forces()) return;
     // − ∂F_d^−/∂u, column by column (step 1e-7 max(1, |u_j|), as the plugins' Newton differences).
     u_ = q1 - q0;
     for (int j = 0; j < n_; ++j) {
@@ -365,7 +379,7 @@ class DiscreteNonholonomicMechanics {
   /// half their cost: a step's π_{k+1} and its momentum-matching check (issue 28 item 6).
   void momenta(ConstVecRef q0, ConstVecRef q1, double h, VecRef pi_minus, VecRef pi_plus) {
     constant_mass_ ? slots(q0, q1, h, Pm_, P_, true, true) : slots_configuration_mass(q0, q1, h, Pm_, P_, true, true);
-    if (forces_) {
+    if (any_forces()) {
       forces(q0, q1, h, fm_, fp_, true, true);
       P_ += fp_;
       Pm_ += fm_;
@@ -389,8 +403,10 @@ class DiscreteNonholonomicMechanics {
   }
   /// With moving constraints, the energy at time t on the affine space A v + b(t, q) = 0 (header):
   /// H|D*(q, π) + ½ v_bᵀM v_b.
+  /// With a potential U(t, q) that changes in time, + U(t, q).
   double hamiltonian(double t, ConstVecRef q, ConstVecRef pi) {
-    const double H = hamiltonian(q, pi);
+    double H = hamiltonian(q, pi);
+    if (time_potential_) H += time_potential_->time_potential(t, q);
     if (!affine_) return H;
     particular_velocity(t, q, v_);
     g_.noalias() = M_ * v_;
@@ -480,24 +496,34 @@ class DiscreteNonholonomicMechanics {
       if (w2 != 0.0) d2.noalias() += (h * rule_.weights[i] * w2) * kg_;
     }
   }
+  // MLA's reaction F_nh: on, and A has rows (with g alone F_nh = 0).
+  bool reaction() const { return forces_ && !(k_hol_ > 0 && ra_ == 0); }
+  bool any_forces() const { return reaction() || external_; }
   // F_d^− (into fm, weight 1 − c_i) and/or F_d^+ (into fp, weight c_i) in one pass, as slots():
-  // h Σ b_i w_i A(q_c)ᵀλ(q_c, Δq/h), λ the continuous field's multipliers of A's rows. Zero without
-  // forces (DLA) or with g alone.
+  // h Σ b_i w_i [A(q_c)ᵀλ(q_c, Δq/h) + F(t_c, q_c, Δq/h)], λ the continuous field's multipliers of A's
+  // rows (MLA only), F the external force. Zero for DLA without external force, or g alone.
   void forces(ConstVecRef q0, ConstVecRef q1, double h, VecRef fm, VecRef fp, bool want_minus, bool want_plus) {
     if (want_minus) fm.setZero();
     if (want_plus) fp.setZero();
-    if (!forces_ || (k_hol_ > 0 && ra_ == 0)) return;  // (g alone: F_d = 0)
+    if (!any_forces()) return;
     v_ = (q1 - q0) / h;
     for (std::size_t i = 0; i < rule_.nodes.size(); ++i) {
       const double c = rule_.nodes[i];
       const double w[2] = {want_minus ? 1.0 - c : 0.0, want_plus ? c : 0.0};
       if (w[0] == 0.0 && w[1] == 0.0) continue;
       qc_ = q0 + c * (q1 - q0);
-      field_.evaluate(affine_ ? t0_ + c * h : 0.0, qc_, v_, qd_, vd_);  // (λ holds ḃ at t_c, issue 30)
-      model_->constraint_matrix(qc_, A_);
+      // (t_c: λ holds ḃ and F at t_c, issue 30; 0 for an autonomous system, as the seeds ran)
+      const double tc = affine_ || external_ ? t0_ + c * h : 0.0;
+      if (external_) model_->external_force(tc, qc_, v_, fe_);
+      if (reaction()) {
+        field_.evaluate(tc, qc_, v_, qd_, vd_);
+        model_->constraint_matrix(qc_, A_);
+      }
       for (int side = 0; side < 2; ++side) {
         if (w[side] == 0.0) continue;
         VecRef out = side == 0 ? fm : fp;
+        if (external_) out.noalias() += (h * rule_.weights[i] * w[side]) * fe_;
+        if (!reaction()) continue;
         if (k_hol_ == 0)
           out.noalias() += (h * rule_.weights[i] * w[side]) * (A_.transpose() * field_.multiplier());
         else  // F_nh of A's rows only (the header's note on holonomic constraints)
@@ -544,7 +570,8 @@ class DiscreteNonholonomicMechanics {
 
   const ConstrainedLagrangian* model_ = nullptr;
   DiscreteRule rule_ = DiscreteRule::midpoint();
-  bool forces_ = true, constant_mass_ = true;
+  bool forces_ = true, constant_mass_ = true, external_ = false;
+  const TimeDependentPotential* time_potential_ = nullptr;  // U(t, q): its value in the energy
   int n_ = 0, r_ = 0, k_hol_ = 0, ra_ = 0;  // r_ = ra_ + k_hol_: the rows of A and of g
   NonholonomicVectorField field_;
   DistributionFrame frame_;
@@ -552,7 +579,7 @@ class DiscreteNonholonomicMechanics {
   Mat D_, H_, DA_;          // Jacobian work: ∂_q(Mv), ½∂²_q(vᵀMv) or ∇²V, DA[v]
   ConstraintContractions contractions_;
   Eigen::LLT<Mat> S_llt_;
-  Vec qc_, v_, g_, kg_, qd_, vd_, P_, Pm_, w_, u_, fp_, fm_, q1p_;
+  Vec qc_, v_, g_, kg_, qd_, vd_, P_, Pm_, w_, u_, fp_, fm_, fe_, q1p_;
   Vec gq_;   // g(q1)
   Mat Jg_;   // ∂g/∂q(q1)
   // Moving constraints (issue 30): b(t, q), ∂b/∂q, M⁻¹Aᵀ, AM⁻¹Aᵀ; t_k of the step.

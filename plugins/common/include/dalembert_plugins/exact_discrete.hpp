@@ -55,6 +55,8 @@ class ForcedFlow {
     vd_.resize(n_);
     lam_.resize(r_);
     g_.resize(n_);
+    fe_.resize(n_);
+    external_ = model.has_external_force();
     gg_.resize(2 * n_);
     s_.resize(2 * n_);
     sp_.resize(2 * n_);
@@ -80,43 +82,49 @@ class ForcedFlow {
   void solve_mass(ConstVecRef q, MatRef b) { field_.solve_mass(q, b); }
   const ConstrainedLagrangian& model() const { return *model_; }
 
-  /// F~(q,v) = A(q)ᵀ(λ(q,v) + c A(q)v)  (spec §3.5).
-  void force(ConstVecRef q, ConstVecRef v, VecRef F) {
-    field_.evaluate(0.0, q, v, qd_, vd_);
+  /// F~(q,v) = A(q)ᵀ(λ(t,q,v) + c A(q)v)  (spec §3.5; t: the time of an external force, issue 30).
+  void force(ConstVecRef q, ConstVecRef v, VecRef F, double t = 0.0) {
+    field_.evaluate(t, q, v, qd_, vd_);
     model_->constraint_matrix(q, A_);
     lam_ = field_.multiplier();
     if (c_ != 0.0) lam_.noalias() += c_ * (A_ * v);
     F.noalias() = A_.transpose() * lam_;
   }
-  /// s' = (v, M⁻¹(−∇V + F~)) for s = (q, v) ∈ R^{2n}; for M(q), (v, v̇ of the nonholonomic field +
-  /// M(q)⁻¹A(q)ᵀ c A(q)v).
-  void rhs(ConstVecRef s, VecRef ds) {
+  /// s' = (v, M⁻¹(−∇V + F + F~)) for s = (q, v) ∈ R^{2n} at time t, F the external force F(t, q, v)
+  /// (issue 30; none in the seeds); for M(q), (v, v̇ of the nonholonomic field + M(q)⁻¹A(q)ᵀ c A(q)v).
+  void rhs(ConstVecRef s, VecRef ds, double t = 0.0) {
     if (!constant_mass_) {
-      rhs_configuration_mass(s, ds);
+      rhs_configuration_mass(s, ds, t);
       return;
     }
-    force(s.head(n_), s.tail(n_), F_);
+    force(s.head(n_), s.tail(n_), F_, t);
     model_->potential_gradient(s.head(n_), g_);
     ds.head(n_) = s.tail(n_);
     F_ -= g_;  // in place: M⁻¹(F~ − ∇V) without a heap temporary
+    if (external_) {
+      model_->external_force(t, s.head(n_), s.tail(n_), fe_);
+      F_ += fe_;
+    }
     ds.tail(n_).noalias() = Minv_ * F_;
   }
 
   /// (q, v) ← φ_T(q, v) with m equal GBS substeps: m = ⌈|T|/max_substep⌉ for tol = 0; else the
   /// smallest m ≥ that, and ≥ what the last flows needed, with every substep's estimated error ≤ tol.
-  void flow(VecRef q, VecRef v, double T) {
+  /// t0: the time at (q, v), which an external force F(t, q, v) reads (issue 30).
+  void flow(VecRef q, VecRef v, double T, double t0 = 0.0) {
     if (T == 0.0) return;
-    const auto f = [this](double, const Vec& y, Vec& dy) { rhs(y, dy); };
+    const auto f = [this](double t, const Vec& y, Vec& dy) { rhs(y, dy, t); };
     y_.head(n_) = q;
     y_.tail(n_) = v;
     if (tol_ == 0.0) {
       const long m = substeps(T, H_);
-      for (long i = 0; i < m; ++i) gbs_.step(f, 0.0, y_, T / static_cast<double>(m));
+      const double d = T / static_cast<double>(m);
+      for (long i = 0; i < m; ++i) gbs_.step(f, t0 + static_cast<double>(i) * d, y_, d);
       count(m);
     } else {
       y0_ = y_;
       for (long m = substeps(T, suggested_);;) {
-        const double d = T / static_cast<double>(m), err = controlled_pass(f, d, m);
+        const double d = T / static_cast<double>(m), err = controlled_pass(f, t0, d, m);
         if (std::isnan(err)) break;  // non-finite: the caller sees the state
         if (err <= 1.0) {
           accepted_ = std::abs(d);
@@ -181,10 +189,10 @@ class ForcedFlow {
   void count(long m) { substeps_made_ += m; }
   /// m substeps of d from y_ with the error estimate; the largest scaled error (stops at the first > 1).
   template <class F>
-  double controlled_pass(const F& f, double d, long m) {
+  double controlled_pass(const F& f, double t0, double d, long m) {
     double worst = 0.0;
     for (long i = 0; i < m && worst <= 1.0; ++i) {
-      const double e = gbs_.step(f, 0.0, y_, d, tol_, 2 * n_);
+      const double e = gbs_.step(f, t0 + static_cast<double>(i) * d, y_, d, tol_, 2 * n_);
       if (!(e <= worst)) worst = e;  // NaN propagates
       count(1);
     }
@@ -195,9 +203,9 @@ class ForcedFlow {
     if (!(err > 0.0)) return 4.0;
     return std::clamp(0.9 * std::pow(err, -1.0 / (2.0 * gbs_.levels() - 1.0)), 0.2, 4.0);
   }
-  void rhs_configuration_mass(ConstVecRef s, VecRef ds) {
+  void rhs_configuration_mass(ConstVecRef s, VecRef ds, double t) {
     const auto q = s.head(n_), v = s.tail(n_);
-    field_.evaluate(0.0, q, v, qd_, vd_);  // M(q)v̇ = −∇V − C + Aᵀλ
+    field_.evaluate(t, q, v, qd_, vd_);  // M(q)v̇ = −∇V − C + F + Aᵀλ
     ds.head(n_) = v;
     ds.tail(n_) = vd_;
     if (c_ != 0.0) {
@@ -245,7 +253,8 @@ class ForcedFlow {
   int n_ = 0, r_ = 0;
   NonholonomicVectorField field_;
   Mat M_, Minv_, A_, Df_;
-  Vec F_, qd_, vd_, lam_, g_, gg_, s_, sp_, y_, y0_, Y_, Mv_;
+  Vec F_, qd_, vd_, lam_, g_, fe_, gg_, s_, sp_, y_, y0_, Y_, Mv_;
+  bool external_ = false;  // F(t, q, v) in rhs() (issue 30)
   Vec fd_[4];
   ExtrapolatedMidpoint gbs_, gbs_var_;
 };
