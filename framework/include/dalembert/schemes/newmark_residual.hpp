@@ -88,6 +88,7 @@ class NewmarkEquations {
     qk_ = qk;
     vk_ = vk;
     h_ = h;
+    inv_h_ = 1.0 / h;  // every /h below is a product (issue 32 item 2: one division, not n per use)
     if (last_end_point_is(qk_)) {  // q_k is the last step's Q: a, A and B are known there
       ak_ = aQ_;
       Ak_ = AQ_;
@@ -143,7 +144,7 @@ class NewmarkEquations {
     const double hh = 0.5 * h_ * h_;
     const double b = p_.beta, bp = p_.beta_prime;
     accelerations(u);
-    d_ = (Q - qk_) / h_;
+    d_ = (Q - qk_) * inv_h_;
     eliminated_velocity();
     // H₁ = ∂G₁/∂Q = M⁻¹(−∇²V(Q) + K(Q,λ′)),  K_ij = Σ_a λ′_a ∂A_ai/∂q^j
     access_.potential_hessian(Q, hess_);
@@ -164,7 +165,7 @@ class NewmarkEquations {
     // Row R3: [DA(Q)[V] + A(Q)(I/h + (h/2)(1−2β′)H₁), hβ′A(Q)B(q_k), (h/2)(1−2β′)A(Q)B(Q)]
     access_.constraint_derivative(Q, V_, DA_);
     auto J3Q = sized_block<R, N>(J, n_ + r_, 0, r_, n_);
-    J3Q = DA_ + AQ_ / h_;
+    J3Q = DA_ + AQ_ * inv_h_;
     small_product_add(J3Q, AQ_, H1_, 0.5 * h_ * (1.0 - 2.0 * bp));
     small_product(sized_block<R, R>(J, n_ + r_, n_, r_, r_), AQ_, Bk_, h_ * bp);
     small_product(sized_block<R, R>(J, n_ + r_, n_ + r_, r_, r_), AQ_, BQ_, 0.5 * h_ * (1.0 - 2.0 * bp));
@@ -209,20 +210,23 @@ class NewmarkEquations {
   }
 
   /// One linear solve of (N3) for λ at β = 0 (spec 000 §3.2, "β = 0 fast path"). Q(λ) is affine in
-  /// λ by (N1), so Φ(λ) = Φ(q_k, Q(λ)) is affine whenever A does not vary along the constraint forces
-  /// (always for α = 0; for any α when A(q) does not depend on the coordinates B(q_k)λ moves, as in
-  /// every seed-000 system). Linearising at λ = 0,
-  ///   λ = −J⁻¹Φ(0),  J = ∂Φ/∂Q (h²/2) B(q_k)   (the explicit_jacobian() at λ = 0),
-  /// then Q = Q(λ) and Phi = Φ(q_k, Q) — the residual the step publishes. Returns how far the next
-  /// Newton step δ′ = J⁻¹Phi would move Q, (h²/2)‖B(q_k)δ′‖∞, in units of ε(1 + ‖Q‖∞): a few
-  /// units mean Φ is affine along this step to round-off and (λ, Q) is Newton's solution to
-  /// round-off; larger, the caller solves by Newton instead. Infinity if J is singular or a value
-  /// is not finite. Needs r ≤ SmallLU::kMax.
-  double affine_multiplier(auto&& lambda, auto&& Q, auto&& Phi) {
+  /// λ by (N1), and Φ(λ) = Φ(q_k, Q(λ)) = Ā(λ) d(λ) with d(λ) = (Q(λ) − q_k)/h affine too, Ā the
+  /// constraint matrix of the discretisation — A(ξ), ξ = (1−α)q_k + αQ, for (14); (1−α)A(q_k) + αA(Q)
+  /// for (15). Holding Ā at its value Ā₀ at λ = 0,
+  ///   λ = −J⁻¹Φ(0),  J = Ā₀ (h/2) B(q_k)   (Ā₀ d(λ) = Φ(0) + J λ),
+  /// and Φ(λ) = Ā(λ) d(λ) vanishes exactly when Ā(λ) = Ā₀: the constraint forces B(q_k)λ move no
+  /// coordinate Ā depends on (every seed-000 system; always for (14) with α = 0). So Ā is evaluated
+  /// once more, at the new point, and compared bit for bit: equal, (λ, Q) is the root of Φ and
+  /// Phi = Ā d(λ) its residual, round-off; different, false, and the caller solves by Newton. Without
+  /// the derivative of A, a second solve or a second residual (issue 32 item 2: the closed form's
+  /// work). False as well if J is singular or a value is not finite. Needs r ≤ SmallLU::kMax.
+  bool affine_multiplier(auto&& lambda, auto&& Q, auto&& Phi) {
     const double hh = 0.5 * h_ * h_;
     Q = qk_ + h_ * vk_ + hh * ak_;  // Q(0), (N1) with β = 0
-    discrete_constraint_and_jacobian(Q, Phi, dPhi_);
-    small_product(J_, dPhi_, Bk_, hh);
+    d_ = (Q - qk_) * inv_h_;
+    discretised_constraint_matrix(Q, Abar_);  // Ā₀
+    small_product(Phi, Abar_, d_);           // Φ(0)
+    small_product(J_, Abar_, Bk_, 0.5 * h_);
     if (r_ == 1) {
       lambda[0] = -Phi[0] / J_(0, 0);
     } else {
@@ -231,16 +235,11 @@ class NewmarkEquations {
       j_lu_.solve(rhs_, lambda);
     }
     small_product_add(Q, Bk_, lambda, hh);  // Q(λ)
-    discrete_constraint(Q, Phi);
-    // δ′ = J⁻¹Φ(λ), and how far it would move Q.
-    if (r_ == 1)
-      rhs_[0] = Phi[0] / J_(0, 0);
-    else
-      j_lu_.solve(Phi, rhs_);
-    small_product(w_, Bk_, rhs_);
-    const double move = hh * w_.template lpNorm<Eigen::Infinity>();
-    const double unit = std::numeric_limits<double>::epsilon() * (1.0 + Q.template lpNorm<Eigen::Infinity>());
-    return std::isfinite(move) && lambda.allFinite() ? move / unit : std::numeric_limits<double>::infinity();
+    d_ = (Q - qk_) * inv_h_;
+    discretised_constraint_matrix(Q, Axi_);
+    if (!lambda.allFinite() || !same_bits(Axi_, Abar_)) return false;
+    small_product(Phi, Axi_, d_);
+    return Phi.allFinite();
   }
 
   /// λ′ from (N2)+(N4), linear once Q and λ are known:
@@ -256,7 +255,7 @@ class NewmarkEquations {
     small_product_add(G0_, Bk_, lambda);
     w_ = d_ + (h_ * p_.beta_prime) * G0_ + s * aQ_;
     small_product(rhs_, AQ_, w_);
-    lambda_prime = -rhs_ / s;
+    lambda_prime = rhs_ * (-1.0 / s);
     solve_constraint_matrix(AQ_, BQ_, lambda_prime);
   }
 
@@ -264,7 +263,7 @@ class NewmarkEquations {
 
   /// Φ(q_k, Q), r; keeps d = (Q − q_k)/h for the velocity at Q.
   void discrete_constraint(const auto& Q, auto&& Phi) {
-    d_ = (Q - qk_) / h_;
+    d_ = (Q - qk_) * inv_h_;
     if (p_.discretization == ConstraintDiscretization::Eq14) {
       xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
       access_.constraint_matrix(xi_, Axi_);
@@ -276,45 +275,19 @@ class NewmarkEquations {
     }
   }
 
-  /// Φ(q_k, Q) and ∂Φ/∂Q together, sharing A(ξ) (or A(Q)); α = 0 needs no DA.
-  void discrete_constraint_and_jacobian(const auto& Q, auto&& Phi, auto&& dPhi) {
-    d_ = (Q - qk_) / h_;
-    if (p_.discretization == ConstraintDiscretization::Eq14) {
-      if (p_.alpha == 0.0) {
-        Axi_ = Ak_;  // ξ = q_k   (14) with α = 0
-      } else {
-        xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
-        access_.constraint_matrix(xi_, Axi_);
-      }
-      small_product(Phi, Axi_, d_);
-      dPhi = Axi_ / h_;
-      if (p_.alpha != 0.0) {
-        access_.constraint_derivative(xi_, d_, DA_);
-        dPhi += p_.alpha * DA_;
-      }
-    } else {
-      access_.constraint_matrix(Q, Abar_);
-      if (p_.alpha != 0.0) access_.constraint_derivative(Q, d_, DA_);
-      Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
-      small_product(Phi, Abar_, d_);
-      dPhi = Abar_ / h_;
-      if (p_.alpha != 0.0) dPhi += p_.alpha * DA_;
-    }
-  }
-
   /// ∂Φ/∂Q, r×n:  (14) α DA(ξ)[d] + A(ξ)/h;  (15) α DA(Q)[d] + ((1−α)A(q_k) + αA(Q))/h.
   void discrete_constraint_jacobian(const auto& Q, auto&& dPhi) {
-    d_ = (Q - qk_) / h_;
+    d_ = (Q - qk_) * inv_h_;
     if (p_.discretization == ConstraintDiscretization::Eq14) {
       xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;
       access_.constraint_matrix(xi_, Axi_);
       access_.constraint_derivative(xi_, d_, DA_);
-      dPhi = p_.alpha * DA_ + Axi_ / h_;
+      dPhi = p_.alpha * DA_ + Axi_ * inv_h_;
     } else {
       access_.constraint_matrix(Q, Abar_);
       access_.constraint_derivative(Q, d_, DA_);
       Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;
-      dPhi = p_.alpha * DA_ + Abar_ / h_;
+      dPhi = p_.alpha * DA_ + Abar_ * inv_h_;
     }
   }
 
@@ -327,6 +300,26 @@ class NewmarkEquations {
   auto lambda_prime_of(U&& u) const { return sized_segment<R>(u, n_ + r_, r_); }
 
  private:
+  /// Ā at the end point Q: A(ξ), ξ = (1−α)q_k + αQ, for (14); (1−α)A(q_k) + αA(Q) for (15).
+  void discretised_constraint_matrix(const auto& Q, MatRN& out) {
+    if (p_.discretization == ConstraintDiscretization::Eq14) {
+      if (p_.alpha == 0.0) {
+        out = Ak_;
+        return;
+      }
+      xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;
+      access_.constraint_matrix(xi_, out);
+    } else {
+      access_.constraint_matrix(Q, out);
+      out = (1.0 - p_.alpha) * Ak_ + p_.alpha * out;
+    }
+  }
+  /// x and y hold the same bit patterns (+0 and −0 differ: then Newton decides).
+  static bool same_bits(const MatRN& x, const MatRN& y) {
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      if (std::bit_cast<std::uint64_t>(x.data()[i]) != std::bit_cast<std::uint64_t>(y.data()[i])) return false;
+    return true;
+  }
   /// a(q) = −M⁻¹∇V(q)   (spec 000 §2.0).
   void unconstrained_acceleration(const auto& q, VecN& a) {
     access_.potential_gradient(q, grad_);
@@ -389,7 +382,7 @@ class NewmarkEquations {
   Access access_;
   NewmarkParameters p_;
   int n_ = 0, r_ = 0;
-  double h_ = 0.0;
+  double h_ = 0.0, inv_h_ = 0.0;
   MatN Minv_;
   bool unit_mass_ = false;
   VecN qk_, vk_, ak_, aQ_, G0_, G1_, V_, d_, xi_, w_, grad_, Qx_;

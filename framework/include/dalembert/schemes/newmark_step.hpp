@@ -66,10 +66,10 @@ class NewmarkStep {
     NewtonReport report;
     if (fast_path()) {
       // β = 0: Φ(q_k, Q(λ)) = 0 on r unknowns, Q(λ) explicit by (N1); then λ′ linear by (N2)+(N4).
-      // First one linear solve, exact where Φ is affine in λ (NewmarkEquations::affine_multiplier);
-      // it is kept when the next Newton step would move Q by round-off only, else Newton solves
-      // the step as if the linear solve had not been tried.
-      if (linear_first() && equations_.affine_multiplier(lambda, Q, phi_) <= kAffineUlps) {
+      // First one linear solve, the root of Φ where the constraint forces do not move what A depends
+      // on (NewmarkEquations::affine_multiplier); elsewhere Newton solves the step as if the linear
+      // solve had not been tried.
+      if (linear_first() && equations_.affine_multiplier(lambda, Q, phi_)) {
         report.iterations = 1;
       } else {
         equations_.continuous_multiplier(lambda_);  // initial guess (spec 000 §3.2 item 4)
@@ -118,8 +118,6 @@ class NewmarkStep {
   /// β = 0 tries one linear solve first, unless the Jacobian is to be a finite difference (a check
   /// of Newton itself) or r is beyond SmallLU.
   bool linear_first() const { return !options_.finite_difference_jacobian && r_ <= SmallLU<MatR>::kMax; }
-  /// The linear solve is kept when the next Newton step would move Q by at most this many ε(1 + ‖Q‖∞).
-  static constexpr double kAffineUlps = 16.0;
 
   NewtonOptions newton_options(const Vec& q, double h) const {
     // The multipliers enter Q only through h²/2·Bλ, so their round-off floor is ~ε|q|/h²: on the
