@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "chaotic_particle_baseline.hpp"
+#include "rolling_disk_baseline.hpp"
 #include "static_plugins.hpp"
 
 using namespace dalembert;
@@ -170,6 +171,12 @@ std::vector<PairSpec> pairs() {
       {"dla/knife_edge", "knife_edge", "dla", none, knife_initial(), 0.1},
       {"exact_discrete/knife_edge", "knife_edge", "exact_discrete", none, knife_initial(), 0.1},
       {"exact_discrete_tol0/knife_edge", "knife_edge", "exact_discrete", {{"tol", 0.0}}, knife_initial(), 0.1},
+      // The M(q) systems (issue 32 item 1): the rolling disk (a hand-written RK4 below) and the sphere.
+      {"rk4/rolling_disk_tilted", "rolling_disk", "rk4", none, tilted_disk_initial(), 0.05},
+      {"dla/rolling_disk_tilted", "rolling_disk", "dla", none, tilted_disk_initial(), 0.05},
+      {"mla/rolling_disk_tilted", "rolling_disk", "mla", none, tilted_disk_initial(), 0.05},
+      {"rk4/chaplygin_sphere", "chaplygin_sphere", "rk4", none, example_initial("chaplygin_sphere"), 0.05},
+      {"dla/chaplygin_sphere", "chaplygin_sphere", "dla", none, example_initial("chaplygin_sphere"), 0.05},
       {"exact_discrete/rolling_disk_tilted", "rolling_disk", "exact_discrete", none, tilted_disk_initial(), 0.05},
       {"exact_discrete_tol0/rolling_disk_tilted", "rolling_disk", "exact_discrete", {{"tol", 0.0}}, tilted_disk_initial(), 0.05},
       {"rodrigues_21/pendulum_3d", "pendulum_3d", "rodrigues_21", none, pendulum_initial(), 0.05},
@@ -278,6 +285,46 @@ void BM_hand(benchmark::State& st) {
 }
 BENCHMARK_TEMPLATE(BM_hand, bench::HandRK4)->Name("step/hand/rk4/chaotic_particle");
 BENCHMARK_TEMPLATE(BM_hand, bench::HandDLA)->Name("step/hand/DLA/chaotic_particle");
+
+// The rolling disk's closed-form equations by RK4 (rolling_disk_baseline.hpp), from the tilted start.
+void BM_hand_disk(benchmark::State& st) {
+  bench::HandDiskRK4 m;
+  const State s0 = tilted_disk_initial();
+  m.set(s0.q.data(), s0.v.data());
+  long k = 0;
+  for (auto _ : st) {
+    m.step(0.05);
+    benchmark::DoNotOptimize(m.y.data());
+    if (++k == kReset) {
+      k = 0;
+      m.set(s0.q.data(), s0.v.data());
+    }
+  }
+  set_rates(st);
+}
+BENCHMARK(BM_hand_disk)->Name("step/hand/rk4/rolling_disk_tilted");
+
+/// The hand-written disk integrates the framework's equations: both RK4s from the tilted start at
+/// h = 1e-3 to t = 2 agree to 1e-10 (each is 1e-13 from the exact motion there), else no benchmark runs.
+bool disk_baseline_agrees() {
+  auto sys = registry().make_system("rolling_disk", json::object(), "bench");
+  auto rk4 = registry().make_integrator("rk4", json::object(), "bench");
+  rk4->bind(*sys);
+  State s = tilted_disk_initial();
+  bench::HandDiskRK4 m;
+  m.set(s.q.data(), s.v.data());
+  rk4->begin(s);
+  for (int k = 0; k < 2000; ++k) {
+    rk4->advance(s, 1e-3);
+    m.step(1e-3);
+  }
+  double worst = 0.0;
+  for (int i = 0; i < 5; ++i) worst = std::max(worst, std::abs(s.q[i] - m.y[i]));
+  for (int i = 2; i < 5; ++i) worst = std::max(worst, std::abs(s.v[i] - m.y[3 + i]));
+  if (worst <= 1e-10) return true;
+  std::fprintf(stderr, "bench_steps: the hand-written rolling disk differs from the framework's by %.3g at t = 2\n", worst);
+  return false;
+}
 
 // ---- Boost.Odeint runge_kutta4 ----
 using OdeState = std::array<double, 10>;
@@ -418,6 +465,7 @@ int profile(const std::string& arg) {
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strncmp(argv[i], "--profile=", 10) == 0) return profile(argv[i] + 10);
+  if (!disk_baseline_agrees()) return 1;
   register_plugin_pairs();
   register_static();
   register_odeint();

@@ -55,7 +55,7 @@ def main(steps_json, studies_json, readme):
     out.append("|---|---|---|---|")
     hs = {"chaotic_particle": 0.2, "particle": 0.2, "cvt": 0.1, "chaplygin_sleigh": 0.05, "snakeboard": 0.05,
           "knife_edge": 0.1, "pendulum_3d": 0.05, "whipple_bicycle": 0.001, "suslov": 0.05, "chaplygin_ball": 0.01,
-          "rattleback": 0.001, "rolling_disk_tilted": 0.05}
+          "rattleback": 0.001, "rolling_disk_tilted": 0.05, "chaplygin_sphere": 0.05}
     for name, b in sorted(s.items()):
         if name.startswith("step/plugin/"):
             pair = name[len("step/plugin/"):]
@@ -95,6 +95,15 @@ def main(steps_json, studies_json, readme):
         ("plugin RK4 / same code statically linked", P + "rk4/chaotic_particle", "step/static/rk4/chaotic_particle", ("<", 1.05)),
         ("plugin DLA / same code statically linked", P + "DLA/chaotic_particle", "step/static/DLA/chaotic_particle", ("<", 1.05)),
     ]
+    # Issue 32 item 1: the M(q) systems against a hand-written RK4 of the rolling disk's closed-form
+    # equations (bench/rolling_disk_baseline.hpp), and DLA/MLA against RK4 on the same system.
+    D = "rolling_disk_tilted"
+    disk_rows = [
+        ("framework RK4 (plugin) / hand-written RK4, rolling disk", P + "rk4/" + D, "step/hand/rk4/" + D, ("<=", 1.5)),
+        ("DLA / RK4, rolling disk", P + "dla/" + D, P + "rk4/" + D, ("<=", 5.0)),
+        ("MLA / RK4, rolling disk", P + "mla/" + D, P + "rk4/" + D, ("<=", 5.0)),
+        ("DLA / RK4, Chaplygin sphere", P + "dla/chaplygin_sphere", P + "rk4/chaplygin_sphere", ("<=", 5.0)),
+    ]
     out.append("\n### Ratios (chaotic particle, h = 0.2; ns/step over ns/step, same binary, same run)\n")
     out.append("The status column is this run's ratio against the target (issues 4, 17, 32: RK4 ≤ 1.2×, DLA ≤ 1.5× "
                "the hand-written step), written by `bench/make_table.py`, never by hand.\n")
@@ -104,6 +113,12 @@ def main(steps_json, studies_json, readme):
         bound = f"{'≤' if target[0] == '<=' else '<'} {target[1]:g}×" if target else "(info)"
         st_ = status(a, b, *target) if target else ""
         out.append(f"| {label} | {r(a, b)} | {bound} | {st_} |")
+    out.append("\n### Configuration-dependent mass M(q) (issue 32 item 1; tilted rolling disk h = 0.05, sphere h = 0.05)\n")
+    out.append("| comparison | measured | target | status |")
+    out.append("|---|---|---|---|")
+    for label, a, b, target in disk_rows:
+        bound = f"{'≤' if target[0] == '<=' else '<'} {target[1]:g}×"
+        out.append(f"| {label} | {r(a, b)} | {bound} | {status(a, b, *target)} |")
 
     # Issue 28 item 6: the Whipple bicycle (M(q), 4 rolling constraints, g(q) = 0), per step and a
     # 10 s run at h = 1e-3 per integrator; the status lines come from these numbers.
