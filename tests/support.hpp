@@ -17,6 +17,17 @@ inline State make_state(std::initializer_list<double> q, std::initializer_list<d
   return s;
 }
 
+/// The state after `steps` steps of size h of the integrator plugin `integrator` (with `params`)
+/// on `system`, from s.
+inline State integrate(const System& system, const std::string& integrator, State s, double h, int steps,
+                       const nlohmann::json& params = nlohmann::json::object()) {
+  auto in = registry().make_integrator(integrator, params, "test");
+  in->bind(system);
+  in->begin(s, h);
+  for (int k = 0; k < steps; ++k) in->advance(s, h);
+  return s;
+}
+
 }  // namespace dalembert::test
 
 #include <dalembert/study/runner.hpp>

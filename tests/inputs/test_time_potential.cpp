@@ -31,15 +31,6 @@ State on_blade(double t, double x, double y, double phi, double u, double w) {
 
 bool lists(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
-// q after n steps of `integrator` from s.
-Vec run(const System& sys, const std::string& integrator, State s, double h, int n) {
-  auto in = test::registry().make_integrator(integrator, json::object(), "test");
-  in->bind(sys);
-  in->begin(s, h);
-  for (int k = 0; k < n; ++k) in->advance(s, h);
-  return s.q;
-}
-
 }  // namespace
 
 TEST_CASE("rocking_knife_edge: U, dU/dq and dU/dt are -f0 cos(Wt) x and its derivatives", "[time_potential]") {
@@ -100,7 +91,7 @@ TEST_CASE("dla and mla: U(t, q) as a force equals the same potential in L_d (Ome
   auto seed = test::registry().make_system("knife_edge", json::object(), "test");
   const State s0 = on_blade(0.0, 0.0, 0.0, 0.0, 0.8, 0.8);
   for (const char* integrator : {"dla", "mla"}) {
-    const Vec a = run(*forced, integrator, s0, 0.1, 200), b = run(*seed, integrator, s0, 0.1, 200);
+    const Vec a = test::integrate(*forced, integrator, s0, 0.1, 200).q, b = test::integrate(*seed, integrator, s0, 0.1, 200).q;
     INFO(integrator << ": " << a.transpose() << " vs " << b.transpose());
     CHECK((a - b).lpNorm<Eigen::Infinity>() < 1e-12 * (1.0 + b.lpNorm<Eigen::Infinity>()));
   }

@@ -156,25 +156,19 @@ TEST_CASE("exact_discrete (one_step) follows the moving constraints: the closed-
   // The exact discrete flow samples the continuous field, which holds ḃ (issue 30): on the centred
   // orbit it is the closed form to its GBS tolerance, and under Ω(t) = 1 + 0.5 sin 0.7t it agrees
   // with RK4 at h = 1e-3 (error ~1e-12 over t = 5), a second method.
-  auto run = [](const System& sys, const char* plugin, State s, double h, int n) {
-    auto in = test::registry().make_integrator(plugin, json::object(), "test");
-    in->bind(sys);
-    in->begin(s, h);
-    for (int k = 0; k < n; ++k) in->advance(s, h);
-    return s;
-  };
   auto centred = turntable({{"Omega", 1.0}});
   const State s0 = test::make_state({1, 0, 1, 0, 0, 0}, {0, 2.0 / 7.0, 0, 2.5 / 7.0, 0, 0.25});
   State exact;
   centred->exact_solution(s0, 5.0, exact);
-  const State ed = run(*centred, "exact_discrete", s0, 0.1, 50);
+  const State ed = test::integrate(*centred, "exact_discrete", s0, 0.1, 50);
   INFO("centred orbit: |q - exact| = " << (ed.q - exact.q).lpNorm<Eigen::Infinity>());
   CHECK((ed.q - exact.q).lpNorm<Eigen::Infinity>() < 1e-10);
   CHECK(centred->constraint_residual(ed) < 1e-12);
 
   auto drifting = turntable({{"Omega_amplitude", 0.5}, {"Omega_frequency", 0.7}});
   const State d0 = off_axis_state(0.0, 1.0);
-  const State a = run(*drifting, "exact_discrete", d0, 0.1, 50), b = run(*drifting, "rk4", d0, 1e-3, 5000);
+  const State a = test::integrate(*drifting, "exact_discrete", d0, 0.1, 50),
+              b = test::integrate(*drifting, "rk4", d0, 1e-3, 5000);
   INFO("drifting orbit: |q_exact_discrete - q_rk4| = " << (a.q - b.q).lpNorm<Eigen::Infinity>());
   CHECK((a.q - b.q).lpNorm<Eigen::Infinity>() < 1e-9);
   CHECK(drifting->constraint_residual(a) < 1e-12);

@@ -261,18 +261,11 @@ class NewmarkEquations {
 
   // ----- the discrete constraint (spec 000 §3.4) -----
 
-  /// Φ(q_k, Q), r; keeps d = (Q − q_k)/h for the velocity at Q.
+  /// Φ(q_k, Q) = Ā d, r (Ā: discretised_constraint_matrix); keeps d = (Q − q_k)/h for the velocity at Q.
   void discrete_constraint(const auto& Q, auto&& Phi) {
     d_ = (Q - qk_) * inv_h_;
-    if (p_.discretization == ConstraintDiscretization::Eq14) {
-      xi_ = (1.0 - p_.alpha) * qk_ + p_.alpha * Q;  // ξ = (1−α)q_k + αQ   (14)
-      access_.constraint_matrix(xi_, Axi_);
-      small_product(Phi, Axi_, d_);
-    } else {
-      access_.constraint_matrix(Q, Abar_);
-      Abar_ = (1.0 - p_.alpha) * Ak_ + p_.alpha * Abar_;  // (1−α)A(q_k) + αA(Q)   (15)
-      small_product(Phi, Abar_, d_);
-    }
+    discretised_constraint_matrix(Q, Axi_);
+    small_product(Phi, Axi_, d_);
   }
 
   /// ∂Φ/∂Q, r×n:  (14) α DA(ξ)[d] + A(ξ)/h;  (15) α DA(Q)[d] + ((1−α)A(q_k) + αA(Q))/h.

@@ -213,8 +213,6 @@ class DiscreteNonholonomicMechanics {
   int holonomic() const { return k_hol_; }
   int nonholonomic() const { return ra_; }
   bool forces() const { return forces_; }
-  /// True when the system has an external force F(t, q, v) (a potential U(t, q) included).
-  bool external_force() const { return external_; }
   const DiscreteRule& rule() const { return rule_; }
   bool constant_mass() const { return constant_mass_; }
   DistributionFrame& frame() { return frame_; }
