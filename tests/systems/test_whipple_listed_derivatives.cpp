@@ -59,6 +59,12 @@ TEST_CASE("whipple_bicycle: M's derivatives along mass_coordinates equal the ful
     ad::coriolis<8>(b, s.q, s.v, full);
     ad::coriolis_listed<8>(b, Model::mass_coordinates, s.q, s.v, listed);
     CHECK(deviation(listed, full) < kRoundOff);
+    Mat8 M_pass, M_model;  // the compiled field's one pass: M bit for bit the model's, c the same
+    Vec8 c_pass;
+    ad::mass_and_coriolis_listed<8>(b, Model::mass_coordinates, s.q, s.v, M_pass, c_pass);
+    b.mass(s.q, M_model);
+    CHECK(M_pass == M_model);
+    CHECK(c_pass == listed);
     Mat8 D_full, D_listed;
     ad::mass_derivative<8>(b, s.q, s.v, D_full);
     ad::mass_derivative_listed<8>(b, Model::mass_coordinates, s.q, s.v, D_listed);

@@ -12,6 +12,7 @@
 // AD derives ∂A/∂q, its contractions and the Coriolis terms of M(q); no derivative is written here.
 // The Euler angles are singular at sinθ = 0 (M is singular there): the diagnostic sin_theta shows
 // how close a run comes.
+#include <array>
 #include <cmath>
 #include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
@@ -24,6 +25,9 @@ using namespace dalembert;
 struct ChaplyginSphereModel {
   static constexpr int dof = 5, constraints = 2;
   double R, m, I1, I2, I3;
+  // M(q) depends on θ and ψ only: AD takes two directions for its derivatives instead of five
+  // (forward_derivatives.hpp; checked at construction).
+  static constexpr std::array<int, 2> mass_coordinates{3, 4};
 
   // M(q) = diag(m, m, J_bᵀ diag(I1, I2, I3) J_b), J_b the body angular-velocity Jacobian.
   void mass(const auto& q, auto&& M) const {

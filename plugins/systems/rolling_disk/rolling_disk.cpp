@@ -11,6 +11,7 @@
 // The model declares its steady upright rolling (steady_family, steady_state), so the framework also
 // linearises it (issue 28, the linear_stability study kind); for that its M and A run on duals over
 // duals, which is why every constant is lifted into the scalar (`S(...)`).
+#include <array>
 #include <cmath>
 #include <dalembert/core/drawable.hpp>
 #include <dalembert/schemes/fixed_lagrangian_system.hpp>
@@ -23,6 +24,10 @@ using namespace dalembert;
 struct RollingDiskModel {
   static constexpr int dof = 5, constraints = 2;
   double R, m, g, Id, Ia;
+  // M(q) depends on the heading and the tilt only, V(q) on the tilt: AD takes two directions for the
+  // Coriolis terms and one for ∇V instead of five (forward_derivatives.hpp; checked at construction).
+  static constexpr std::array<int, 2> mass_coordinates{2, 3};
+  static constexpr std::array<int, 1> potential_coordinates{3};
 
   // T = ½ vᵀ M(q) v, v = (ẋ, ẏ, φ̇, θ̇, ψ̇).
   void mass(const auto& q, auto&& M) const {

@@ -6,12 +6,13 @@
 // closed-form products (apply_constraint, add_constraint_force) skip the structural zeros of A.
 // tests/framework/test_compiled_schemes.cpp checks that the two agree to round-off.
 // A configuration-dependent M(q) (issue 28 item 6; issue 32 item 1): the same field with the
-// velocity terms, M v̇ = −∇V − c(q,v) + Aᵀλ, c = Ṁv − ½∂_q(vᵀMv) (ad::coriolis, one AD pass), and
-// M(q) factorised at every evaluation (fixed-size LLT, no heap), as NonholonomicVectorField does:
+// velocity terms, M v̇ = −∇V − c(q,v) + Aᵀλ, c = Ṁv − ½∂_q(vᵀMv) (ad::coriolis, one AD pass, whose
+// values are M), and M(q) factorised at every evaluation (SmallLdlt: unrolled, no heap):
 //   a = M⁻¹(−∇V − c),  B = M⁻¹Aᵀ,  λ = −(A B)⁻¹[A a + (∂A/∂q)[v]v],  v̇ = a + Bλ.
 #include <Eigen/Cholesky>
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/model_access.hpp>
+#include <dalembert/math/small_ldlt.hpp>
 
 namespace dalembert {
 
@@ -78,15 +79,8 @@ class FixedNonholonomicField {
         C.noalias() = A * B;
         Aa.noalias() = A * a;
       }
-      VecR lambda;
-      if constexpr (R == 1) {  // C is a positive number
-        if (!(C(0, 0) > 0.0)) singular();
-        lambda[0] = -(rhs[0] + Aa[0]) / C(0, 0);
-      } else {
-        const Eigen::LLT<MatR> llt(C);
-        if (llt.info() != Eigen::Success) singular();
-        lambda = -llt.solve(rhs + Aa);
-      }
+      for (int b = 0; b < R; ++b) rhs[b] += Aa[b];
+      const VecR lambda = constraint_multiplier(C, rhs);
       if constexpr (Access::constraint_products && Access::unit_mass)
         access_.add_constraint_force(q, lambda, a);  // v̇ = a + Aᵀλ
       else
@@ -100,46 +94,73 @@ class FixedNonholonomicField {
   }
   const VecR& multiplier() const { return lambda_; }
 
-  /// The field with M(q) (the header's formula), every matrix fixed-size.
+  /// The field with M(q) (the header's formula), every matrix fixed-size. With M = LDLᵀ
+  /// (SmallLdlt), W = L⁻¹Aᵀ and y = L⁻¹f:  C = A M⁻¹Aᵀ = WᵀD⁻¹W,  A a = WᵀD⁻¹y,
+  /// v̇ = M⁻¹(f + Aᵀλ) = L⁻ᵀD⁻¹(y + Wλ) — r + 1 forward solves and one back solve.
   void evaluate_configuration_mass(double, const VecN& q, const VecN& v, VecN& qdot, VecN& vdot) {
     constexpr int N = Access::N;
-    VecN f, c;  // f = −∇V − c(q, v)
-    access_.potential_gradient(q, f);
-    access_.coriolis(q, v, c);
-    for (int i = 0; i < N; ++i) f[i] = -f[i] - c[i];
+    VecN f, c, g;  // f = −∇V − c(q, v)
     MatN M;
-    access_.mass(q, M);
-    const Eigen::LLT<MatN> mass_llt(M);
-    if (mass_llt.info() != Eigen::Success)
-      throw StepFailure("the mass matrix M(q) is not positive definite", 0.0);
-    VecN a = mass_llt.solve(f);  // a = M⁻¹f
+    access_.mass_and_coriolis(q, v, M, c);
+    access_.potential_gradient(q, g);
+    for (int i = 0; i < N; ++i) f[i] = -g[i] - c[i];
+    SmallLdlt<N> mass_factor;
+    if (!mass_factor.factor(M)) throw StepFailure("the mass matrix M(q) is not positive definite", 0.0);
+    mass_factor.forward(f);  // y = L⁻¹f
     if constexpr (R > 0) {
       MatRN A;
       access_.constraint_matrix(q, A);
-      const MatNR B = mass_llt.solve(A.transpose());  // B = M⁻¹Aᵀ
-      VecR rhs;
-      access_.curvature(q, v, rhs);  // (∂A/∂q)[v]v
-      rhs.noalias() += A * a;
-      const MatR C = A * B;
-      VecR lambda;
-      if constexpr (R == 1) {
-        if (!(C(0, 0) > 0.0)) singular();
-        lambda[0] = -rhs[0] / C(0, 0);
-      } else {
-        const Eigen::LLT<MatR> llt(C);
-        if (llt.info() != Eigen::Success) singular();
-        lambda = -llt.solve(rhs);
+      MatNR W, DW;  // W = L⁻¹Aᵀ, DW = D⁻¹W
+      for (int b = 0; b < R; ++b) {
+        for (int i = 0; i < N; ++i) W(i, b) = A(b, i);
+        mass_factor.forward(W.col(b));
+        for (int i = 0; i < N; ++i) DW(i, b) = W(i, b) * mass_factor.inverse_pivot(i);
       }
-      a.noalias() += B * lambda;
+      VecR rhs;
+      access_.curvature(q, v, rhs);  // (∂A/∂q)[v]v + A a
+      MatR C;
+      for (int a = 0; a < R; ++a) {
+        double s = 0.0;
+        for (int i = 0; i < N; ++i) s += DW(i, a) * f[i];
+        rhs[a] += s;
+        for (int b = 0; b <= a; ++b) {
+          double cab = 0.0;
+          for (int i = 0; i < N; ++i) cab += W(i, a) * DW(i, b);
+          C(a, b) = C(b, a) = cab;
+        }
+      }
+      const VecR lambda = constraint_multiplier(C, rhs);
+      for (int i = 0; i < N; ++i) f[i] *= mass_factor.inverse_pivot(i);
+      for (int b = 0; b < R; ++b)
+        for (int i = 0; i < N; ++i) f[i] += DW(i, b) * lambda[b];
       lambda_ = lambda;
+    } else {
+      for (int i = 0; i < N; ++i) f[i] *= mass_factor.inverse_pivot(i);
     }
+    mass_factor.backward(f);
     for (int i = 0; i < N; ++i) {
-      vdot[i] = a[i];
+      vdot[i] = f[i];
       qdot[i] = v[i];
     }
   }
 
  private:
+  /// λ = −C⁻¹ rhs for C = A M⁻¹Aᵀ, which must be positive definite (else the constraints are
+  /// dependent here: StepFailure). One division for r = 1; SmallLdlt for r > 1 (Eigen's LLT of
+  /// a 2×2 matrix cost a tenth of the disk's RK4 step).
+  static VecR constraint_multiplier(const MatR& C, const VecR& rhs) {
+    VecR lambda;
+    if constexpr (R == 1) {
+      if (!(C(0, 0) > 0.0)) singular();
+      lambda[0] = -rhs[0] / C(0, 0);
+    } else {
+      SmallLdlt<R> factor;
+      if (!factor.factor(C)) singular();
+      for (int a = 0; a < R; ++a) lambda[a] = -rhs[a];
+      factor.solve(lambda);
+    }
+    return lambda;
+  }
   [[noreturn, gnu::cold, gnu::noinline]] static void singular() {
     throw StepFailure("constraint matrix A M⁻¹ Aᵀ is singular", 0.0);
   }

@@ -165,6 +165,18 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
     else
       c.setZero();
   }
+  /// M(q) and Ṁv − ½∂_q(vᵀMv) together: AD's pass for c gives M as its values (one evaluation of
+  /// the model's M, not two). Needs configuration_mass.
+  void mass_and_coriolis(const auto& q, const auto& v, auto&& M, auto&& c) const {
+    if constexpr (hand_coriolis) {
+      model_->mass(q, M);
+      model_->coriolis(q, v, c);
+    } else if constexpr (listed_mass_coordinates) {
+      ad::mass_and_coriolis_listed<N>(*model_, Model::mass_coordinates, q, v, M, c);
+    } else {
+      ad::mass_and_coriolis<N>(*model_, q, v, M, c);
+    }
+  }
   /// ½∂_q(vᵀM(q)v); zero for a constant M.
   void kinetic_gradient(const auto& q, const auto& v, auto&& k) const {
     if constexpr (listed_mass_coordinates)

@@ -295,10 +295,10 @@ void mass_derivative(const Model& model, const Q& q, const V& v, D&& d) {
 /// ρ_i = Σ_j v_j ∇M_ij (the gradient of row i of Mv at fixed v). Both sums come from the n-vectors
 /// ρ_i: Ṁv_i = ρ_i·v and ½∂_q(vᵀMv) = ½ Σ_i v_i ρ_i (M symmetric). One n-direction pass instead of
 /// that pass plus a one-direction pass for Ṁ = d/dε M(q + εv).
-template <int N, class Model, class Q, class V, class C>
-void coriolis(const Model& model, const Q& q, const V& v, C&& c) {
-  const auto Mq = mass_of<N>(model, seed_all<N>(q));
-  const Eigen::Index n = q.size();
+template <class MD, class V, class C>
+void coriolis_of(const MD& Mq, const V& v, C&& c) {
+  const Eigen::Index n = v.size();
+  constexpr int N = MD::RowsAtCompileTime;
   Matrix<double, N> grad = Matrix<double, N>::Zero(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     Matrix<double, N> rho = Matrix<double, N>::Zero(n);  // ρ_i = Σ_j v_j ∇M_ij
@@ -307,6 +307,20 @@ void coriolis(const Model& model, const Q& q, const V& v, C&& c) {
     grad += (0.5 * v[i]) * rho;
   }
   for (Eigen::Index i = 0; i < n; ++i) c[i] -= grad[i];
+}
+template <int N, class Model, class Q, class V, class C>
+void coriolis(const Model& model, const Q& q, const V& v, C&& c) {
+  coriolis_of(mass_of<N>(model, seed_all<N>(q)), v, c);
+}
+
+/// M(q) and c(q, v) from the one pass of coriolis(): M is the values of the duals (issue 32 item 1 —
+/// a field that needs both evaluates the model's M once, not twice).
+template <int N, class Model, class Q, class V, class M, class C>
+void mass_and_coriolis(const Model& model, const Q& q, const V& v, M&& mass, C&& c) {
+  const auto Mq = mass_of<N>(model, seed_all<N>(q));
+  coriolis_of(Mq, v, c);
+  for (Eigen::Index j = 0; j < q.size(); ++j)
+    for (Eigen::Index i = 0; i < q.size(); ++i) mass(i, j) = Mq(i, j).value();
 }
 
 // ----- M(q) through the coordinates it depends on (issue 28 item 6) -----
@@ -355,12 +369,11 @@ void mass_derivative_listed(const Model& model, const std::array<int, Mdir>& coo
   }
 }
 
-/// coriolis (the one-pass formula above) through the listed coordinates.
-template <int N, std::size_t Mdir, class Model, class Q, class V, class C>
-void coriolis_listed(const Model& model, const std::array<int, Mdir>& coords, const Q& q, const V& v, C&& c) {
+/// coriolis (the one-pass formula above) through the listed coordinates, from M on the duals.
+template <std::size_t Mdir, class MD, class V, class C>
+void coriolis_listed_of(const MD& Mq, const std::array<int, Mdir>& coords, const V& v, C&& c) {
   constexpr int m = static_cast<int>(Mdir);
-  const auto Mq = mass_of<N>(model, seed_listed<N>(q, coords));
-  const Eigen::Index n = q.size();
+  const Eigen::Index n = v.size();
   Eigen::Matrix<double, m, 1> vl, grad = Eigen::Matrix<double, m, 1>::Zero();
   for (int s = 0; s < m; ++s) vl[s] = v[coords[s]];
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -370,6 +383,19 @@ void coriolis_listed(const Model& model, const std::array<int, Mdir>& coords, co
     grad += (0.5 * v[i]) * rho;
   }
   for (int s = 0; s < m; ++s) c[coords[s]] -= grad[s];
+}
+template <int N, std::size_t Mdir, class Model, class Q, class V, class C>
+void coriolis_listed(const Model& model, const std::array<int, Mdir>& coords, const Q& q, const V& v, C&& c) {
+  coriolis_listed_of(mass_of<N>(model, seed_listed<N>(q, coords)), coords, v, c);
+}
+/// mass_and_coriolis through the listed coordinates.
+template <int N, std::size_t Mdir, class Model, class Q, class V, class M, class C>
+void mass_and_coriolis_listed(const Model& model, const std::array<int, Mdir>& coords, const Q& q, const V& v,
+                              M&& mass, C&& c) {
+  const auto Mq = mass_of<N>(model, seed_listed<N>(q, coords));
+  coriolis_listed_of(Mq, coords, v, c);
+  for (Eigen::Index j = 0; j < q.size(); ++j)
+    for (Eigen::Index i = 0; i < q.size(); ++i) mass(i, j) = Mq(i, j).value();
 }
 
 /// The coordinates among `coords`' complement along which M(q) has a nonzero derivative at q (a
