@@ -82,6 +82,10 @@ TEST_CASE("whipple_bicycle: V's and g's derivatives along potential_coordinates 
     ad::potential_gradient<8>(b, s.q, full);
     ad::potential_gradient_listed<8>(b, Model::potential_coordinates, s.q, listed);
     CHECK(deviation(listed, full) < kRoundOff);
+    Mat8 V_full, V_listed;  // ∇²V: the listed passes give the full pass's entries bit for bit
+    ad::potential_hessian<8>(b, s.q, V_full);
+    ad::potential_hessian_listed<8>(b, Model::potential_coordinates, s.q, V_listed);
+    CHECK(V_listed == V_full);
     Eigen::Matrix<double, 1, 8> J_full, J_listed, H_full, H_listed;
     ad::holonomic_jacobian<8, 1>(b, 1, s.q, J_full);
     ad::holonomic_jacobian_listed<8, 1>(b, 1, Model::potential_coordinates, s.q, J_listed);

@@ -6,6 +6,7 @@
 #include <dalembert/core/errors.hpp>
 #include <dalembert/core/integrator.hpp>
 #include <dalembert/core/time_dependent_potential.hpp>
+#include <dalembert/math/central_difference.hpp>
 #include <string>
 
 namespace dalembert {
@@ -27,25 +28,8 @@ void check_treats(const System& system, std::string_view who, Treats treats) {
               "HolonomicConstraints\" in its needs (`dalembert describe INTEGRATOR` prints them)");
 }
 
-// The fallbacks for a system that gives M(q) without its derivatives: fourth-order central
-// differences in q_j (step 1e-3 max(1,|q_j|)). Per-thread buffers: no allocation after the first call.
-namespace {
-
-/// out = ∂f/∂q^j, f(x, value) writing an Eigen object of out's shape; qs and value are work buffers.
-template <class F, class Out>
-void central_difference(const F& f, ConstVecRef q, int j, Vec& qs, Out& value, Out& out) {
-  static constexpr double offsets[4] = {-2.0, -1.0, 1.0, 2.0}, weights[4] = {1.0, -8.0, 8.0, -1.0};
-  qs = q;
-  const double d = 1e-3 * std::max(1.0, std::abs(q[j]));
-  out.setZero();
-  for (int s = 0; s < 4; ++s) {
-    qs[j] = q[j] + offsets[s] * d;
-    f(qs, value);
-    out += (weights[s] / (12.0 * d)) * value;
-  }
-}
-
-}  // namespace
+// The fallbacks for a system that gives M(q) without its derivatives: central differences in q_j
+// (math/central_difference.hpp). Per-thread buffers: no allocation after the first call.
 
 // k_j = ½ vᵀ(∂M/∂q^j)v, i.e. the j-th column of D = ∂_q(M(q)v) dotted with ½v.
 void ConstrainedLagrangian::kinetic_gradient(ConstVecRef q, ConstVecRef v, VecRef k) const {

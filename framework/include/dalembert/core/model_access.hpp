@@ -206,6 +206,8 @@ class FixedAccess : public ModelSizes<Model::dof, distribution_rows<Model>> {
   void potential_hessian(const auto& q, auto&& H) const {
     if constexpr (hand_potential_hessian)
       model_->potential_hessian(q, H);
+    else if constexpr (listed_potential_coordinates)
+      ad::potential_hessian_listed<N>(*model_, Model::potential_coordinates, q, H);
     else
       ad::potential_hessian<N>(*model_, q, H);
   }

@@ -456,6 +456,19 @@ Matrix<DualOverDirection<static_cast<int>(Mdir)>, N> seed_hessian_direction_list
   return x;
 }
 
+/// ∇²V through the listed coordinates: column j = coords[s] from the pass along e_j (m + 1
+/// directions), the rows and columns of the others zero — the entries of potential_hessian, bit for
+/// bit (each direction of a dual is computed on its own), at m of its n passes.
+template <int N, std::size_t Mdir, class Model, class Q, class H>
+void potential_hessian_listed(const Model& model, const std::array<int, Mdir>& coords, const Q& q, H&& hess) {
+  hess.setZero();
+  for (std::size_t s = 0; s < Mdir; ++s) {
+    Matrix<double, N> e = Matrix<double, N>::Unit(q.size(), coords[s]);
+    const auto V = model.potential(seed_hessian_direction_listed<N>(q, e, coords));
+    for (std::size_t t = 0; t < Mdir; ++t) hess(coords[t], coords[s]) = V.derivatives()[t].derivatives()[0];
+  }
+}
+
 /// holonomic_curvature through the listed coordinates: c_a = vᵀ∇²g_a v, ∇²g_a zero off the listed block.
 template <int N, int K, std::size_t Mdir, class Model, class Q, class V, class C>
 void holonomic_curvature_listed(const Model& model, Eigen::Index k, const std::array<int, Mdir>& coords, const Q& q,

@@ -66,6 +66,7 @@
 #include <dalembert/core/fixed_nonholonomic_field.hpp>
 #include <dalembert/core/model_access.hpp>
 #include <dalembert/core/model_rules.hpp>
+#include <dalembert/math/central_difference.hpp>
 #include <dalembert/math/explicit_runge_kutta.hpp>
 #include <dalembert/schemes/newmark_step.hpp>
 #include <memory>
@@ -190,6 +191,23 @@ class FixedLagrangianSystem : public LagrangianSystem,
   void coriolis(ConstVecRef q, ConstVecRef v, VecRef c) const final { access_.coriolis(q, v, c); }
   void kinetic_gradient(ConstVecRef q, ConstVecRef v, VecRef k) const final { access_.kinetic_gradient(q, v, k); }
   void mass_derivative(ConstVecRef q, ConstVecRef v, MatRef D) const final { access_.mass_derivative(q, v, D); }
+  /// H = ½∂²_q(vᵀM(q)v): differences of AD's kinetic gradient (ConstrainedLagrangian's default);
+  /// with mass_coordinates listed, along those columns only — H vanishes outside their rows and
+  /// columns (the discrete Lagrangians' Newton Jacobians of DLA and MLA take m, not n, columns).
+  void kinetic_hessian(ConstVecRef q, ConstVecRef v, MatRef H) const override {
+    if constexpr (Access::listed_mass_coordinates) {
+      const VecN q0 = q, v0 = v;
+      VecN qs, k, column;
+      H.setZero();
+      for (const int j : CheckedModel::mass_coordinates) {
+        central_difference([&](const VecN& x, VecN& out) { access_.kinetic_gradient(x, v0, out); }, q0, j, qs, k,
+                           column);
+        H.col(j) = column;
+      }
+    } else {
+      ConstrainedLagrangian::kinetic_hessian(q, v, H);
+    }
+  }
   double potential(ConstVecRef q) const final { return model_.potential(q); }
   void potential_gradient(ConstVecRef q, VecRef g) const final { access_.potential_gradient(q, g); }
   void potential_hessian(ConstVecRef q, MatRef H) const final { access_.potential_hessian(q, H); }
